@@ -1,0 +1,180 @@
+//! The game abstraction shared by the search, the protocol, the players and the harness.
+//!
+//! Every game arbor plays is a two-player placement game on a square board: a move is a
+//! point (or a pass). Game-specific speed (bitboards, incremental pattern counts) stays
+//! behind [`Game`].
+
+pub mod notation;
+pub mod othello;
+pub mod perft;
+pub mod variant;
+
+use std::fmt;
+
+/// One of the two players. Black moves first in every game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    Black,
+    White,
+}
+
+impl Side {
+    pub const BOTH: [Side; 2] = [Side::Black, Side::White];
+
+    #[inline]
+    pub fn opponent(self) -> Side {
+        match self {
+            Side::Black => Side::White,
+            Side::White => Side::Black,
+        }
+    }
+
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Black => "black",
+            Side::White => "white",
+        }
+    }
+
+    /// Accepts `black`/`white`, `b`/`w`, `X`/`O` in any case.
+    pub fn parse(text: &str) -> Option<Side> {
+        match text.to_ascii_lowercase().as_str() {
+            "black" | "b" | "x" | "*" => Some(Side::Black),
+            "white" | "w" | "o" => Some(Side::White),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A move: a point in the game's own square numbering, or a pass.
+///
+/// The numbering is internal (Othello uses its bitboard index); text goes through
+/// [`Game::parse_move`] and [`Game::format_move`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move(u16);
+
+impl Move {
+    pub const PASS: Move = Move(u16::MAX);
+
+    #[inline]
+    pub const fn new(square: u16) -> Move {
+        Move(square)
+    }
+
+    #[inline]
+    pub const fn square(self) -> usize {
+        self.0 as usize
+    }
+
+    #[inline]
+    pub const fn is_pass(self) -> bool {
+        self.0 == u16::MAX
+    }
+
+    /// Raw encoding, for compact storage (transposition table entries).
+    #[inline]
+    pub const fn to_bits(self) -> u16 {
+        self.0
+    }
+
+    #[inline]
+    pub const fn from_bits(bits: u16) -> Move {
+        Move(bits)
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// `None` for a draw.
+    pub winner: Option<Side>,
+}
+
+/// Why a text could not be turned into a move or a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameError(pub String);
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for GameError {}
+
+/// A two-player perfect-information game, as seen by everything outside the game module.
+///
+/// Move lists are reusable buffers: `generate_moves` clears and fills one without
+/// allocating once it has grown. `make` returns what `unmake` needs to restore the
+/// position exactly, hash included.
+pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
+    /// Whatever `unmake` needs beyond the move itself.
+    type Undo: Copy + Send + fmt::Debug;
+
+    /// The protocol's name of the game (`othello`, `gomoku`, ...).
+    fn name(&self) -> &'static str;
+
+    /// Board width (boards are square).
+    fn size(&self) -> usize;
+
+    fn side_to_move(&self) -> Side;
+
+    /// Legal moves in increasing field index; exactly `[Move::PASS]` when passing is
+    /// the only move; empty when the game is over.
+    fn generate_moves(&self, moves: &mut Vec<Move>);
+
+    /// Whether `mv` is legal for the side to move (a pass only when it is the only move).
+    fn is_legal(&self, mv: Move) -> bool;
+
+    /// Plays a legal move. Playing an illegal move is a logic error (the position is
+    /// unspecified afterwards, but memory stays safe).
+    fn make(&mut self, mv: Move) -> Self::Undo;
+
+    /// Takes back `mv`, which must be the last move made, with the undo `make` returned.
+    fn unmake(&mut self, mv: Move, undo: Self::Undo);
+
+    /// `None` while the game goes on.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// A 64-bit hash of the position (board and side to move), kept incrementally.
+    fn hash(&self) -> u64;
+
+    /// Parses a move name (`d3`, `D3`, `3,2` as 0-based column,row, or `pass`).
+    /// Checks the syntax and the board bounds, not legality.
+    fn parse_move(&self, text: &str) -> Result<Move, GameError>;
+
+    fn format_move(&self, mv: Move) -> String;
+
+    /// The field index (row * size + col) of a point; `None` for a pass.
+    fn field_index(&self, mv: Move) -> Option<usize>;
+
+    /// A board diagram with coordinates, side to move and counts.
+    fn diagram(&self) -> String;
+
+    /// Game-specific words for `status` after `over <winner>`, e.g. Othello's disc counts.
+    fn status_details(&self) -> String;
+
+    /// Replaces the position from a row-by-row cell string (see protocol.md).
+    fn set_board(&mut self, cells: &str, side: Side) -> Result<(), GameError>;
+
+    /// The built-in greedy player's one-move measure: how good the position is for `side`
+    /// by the game's own immediate count (Othello: disc difference under the rule).
+    fn immediate_score(&self, side: Side) -> i32;
+
+    /// Leaf count at `depth` (a pass is a ply; a finished game is one leaf). Games
+    /// override this with a faster walk; the default is the plain make/unmake one.
+    fn perft(&mut self, depth: u32) -> u64 {
+        perft::perft_generic(self, depth)
+    }
+}

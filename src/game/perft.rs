@@ -1,0 +1,56 @@
+//! Perft: leaf counts of the game tree, the standard check of move generation.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::{Game, Move};
+
+/// Plain make/unmake perft over the trait; the reference for games' faster walks.
+pub fn perft_generic<G: Game>(game: &mut G, depth: u32) -> u64 {
+    let mut buffers = vec![Vec::new(); depth as usize + 1];
+    walk(game, depth, &mut buffers)
+}
+
+fn walk<G: Game>(game: &mut G, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
+    game.generate_moves(moves);
+    if moves.is_empty() {
+        return 1;
+    }
+    let mut leaves = 0;
+    for &mv in moves.iter() {
+        let undo = game.make(mv);
+        leaves += walk(game, depth - 1, rest);
+        game.unmake(mv, undo);
+    }
+    leaves
+}
+
+/// Below this depth a subtree is counted in one uninterruptible call.
+const SPLIT_DEPTH: u32 = 7;
+
+/// Perft that gives up (returning `None`) soon after `stop` is raised: the tree is split
+/// near the root and the flag is checked between subtrees.
+pub fn perft_interruptible<G: Game>(game: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    if depth <= SPLIT_DEPTH {
+        return Some(game.perft(depth));
+    }
+    let mut moves = Vec::new();
+    game.generate_moves(&mut moves);
+    if moves.is_empty() {
+        return Some(1);
+    }
+    let mut leaves = 0;
+    for mv in moves {
+        let undo = game.make(mv);
+        let sub = perft_interruptible(game, depth - 1, stop);
+        game.unmake(mv, undo);
+        leaves += sub?;
+    }
+    Some(leaves)
+}

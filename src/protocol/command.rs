@@ -1,0 +1,392 @@
+//! Parsing one line of the native protocol into a [`Request`].
+
+use std::time::Duration;
+
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_till1, take_while1};
+use nom::character::complete::{digit1, space0, space1};
+use nom::combinator::{all_consuming, opt, rest};
+use nom::multi::many0;
+use nom::sequence::{preceded, separated_pair, terminated};
+use nom::{IResult, Parser};
+
+use crate::game::Side;
+use crate::limits::Limits;
+
+/// One command line: an optional id echoed in the reply, and the command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    pub id: Option<u64>,
+    pub command: Command,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `game` is `None` to restart the current game with its options.
+    NewGame {
+        game: Option<String>,
+        options: Vec<(String, String)>,
+    },
+    SetBoard {
+        cells: String,
+        side: Side,
+    },
+    Move(String),
+    Undo,
+    Moves,
+    Status,
+    Show,
+    Perft(u32),
+    Go(Limits),
+    Stop,
+    Set {
+        name: String,
+        value: String,
+    },
+    Ping(Option<String>),
+    Help,
+    Quit,
+}
+
+/// A line that is not a valid command; `id` is kept when it could be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub id: Option<u64>,
+    pub message: String,
+}
+
+pub const MAX_PERFT_DEPTH: u32 = 60;
+
+/// Largest accepted millisecond count (about 31 years): keeps time arithmetic exact.
+const MAX_MILLIS: u64 = 1_000_000_000_000;
+
+/// Parses a line without its line ending. `Ok(None)` for blank and `#` comment lines.
+pub fn parse_line(line: &str) -> Result<Option<Request>, ParseError> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    let (after_id, id_text) = opt(terminated(digit1::<&str, ()>, alt((space1, end))))
+        .parse(line)
+        .expect("opt never fails");
+    let id = match id_text {
+        Some(digits) => Some(digits.parse::<u64>().map_err(|_| ParseError {
+            id: None,
+            message: format!("id {} is too large (at most {})", quote(digits), u64::MAX),
+        })?),
+        None => None,
+    };
+    let fail = |message: String| ParseError { id, message };
+    let (args, name) = terminated(word, space0)
+        .parse(after_id)
+        .map_err(|_| fail("missing command after the id".to_string()))?;
+    let args = args.trim_end();
+    let command = match name.to_ascii_lowercase().as_str() {
+        "newgame" => parse_newgame(args),
+        "setboard" => parse_setboard(args),
+        "move" | "play" => one_word(args, "move", "a move such as d3").map(Command::Move),
+        "undo" => no_args(args, "undo", Command::Undo),
+        "moves" => no_args(args, "moves", Command::Moves),
+        "status" => no_args(args, "status", Command::Status),
+        "show" => no_args(args, "show", Command::Show),
+        "perft" => parse_perft(args),
+        "go" => parse_go(args).map(Command::Go),
+        "stop" => no_args(args, "stop", Command::Stop),
+        "set" => parse_set(args),
+        "ping" => Ok(Command::Ping((!args.is_empty()).then(|| args.to_string()))),
+        "help" => no_args(args, "help", Command::Help),
+        "quit" | "exit" => no_args(args, "quit", Command::Quit),
+        _ => Err(format!("unknown command {} (try help)", quote(name))),
+    }
+    .map_err(fail)?;
+    Ok(Some(Request { id, command }))
+}
+
+fn end(input: &str) -> IResult<&str, &str, ()> {
+    if input.is_empty() {
+        Ok((input, input))
+    } else {
+        Err(nom::Err::Error(()))
+    }
+}
+
+fn word(input: &str) -> IResult<&str, &str, ()> {
+    take_till1(|c: char| c.is_whitespace()).parse(input)
+}
+
+fn words(input: &str) -> Vec<&str> {
+    let (_, list) = many0(preceded(space0, word))
+        .parse(input)
+        .expect("many0 never fails");
+    list
+}
+
+fn no_args(args: &str, name: &str, command: Command) -> Result<Command, String> {
+    if args.is_empty() {
+        Ok(command)
+    } else {
+        Err(format!("{name} takes no arguments, got {}", quote(args)))
+    }
+}
+
+fn one_word(args: &str, name: &str, what: &str) -> Result<String, String> {
+    match words(args).as_slice() {
+        [one] => Ok(one.to_string()),
+        [] => Err(format!("{name} needs {what}")),
+        _ => Err(format!("{name} takes one argument, got {}", quote(args))),
+    }
+}
+
+fn parse_newgame(args: &str) -> Result<Command, String> {
+    let mut list = words(args).into_iter();
+    let game = list.next().map(str::to_string);
+    let options = list
+        .map(|item| {
+            all_consuming(separated_pair(
+                take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_'),
+                tag("="),
+                rest,
+            ))
+            .parse(item)
+            .map(|(_, (key, value)): (&str, (&str, &str))| (key.to_string(), value.to_string()))
+            .map_err(|_: nom::Err<()>| format!("newgame: expected key=value, got {}", quote(item)))
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Command::NewGame { game, options })
+}
+
+fn parse_setboard(args: &str) -> Result<Command, String> {
+    // OBF lines carry `; MOVE:+score;` annotations after the side: ignore them.
+    let board = args.split(';').next().unwrap_or("");
+    let list = words(board);
+    let Some((side, rows)) = list.split_last().filter(|(_, rows)| !rows.is_empty()) else {
+        return Err("setboard needs <cells> <side>, e.g. setboard ---------------------------OX------XO--------------------------- X".to_string());
+    };
+    let side = Side::parse(side).ok_or_else(|| {
+        format!(
+            "setboard: bad side {}: expected black, white, X or O",
+            quote(side)
+        )
+    })?;
+    Ok(Command::SetBoard {
+        cells: rows.concat(),
+        side,
+    })
+}
+
+fn parse_perft(args: &str) -> Result<Command, String> {
+    let depth = one_word(args, "perft", "a depth")?;
+    let depth = parse_number(&depth, "perft depth")?;
+    if depth > MAX_PERFT_DEPTH as u64 {
+        return Err(format!(
+            "perft depth must be at most {MAX_PERFT_DEPTH}, got {depth}"
+        ));
+    }
+    Ok(Command::Perft(depth as u32))
+}
+
+fn parse_go(args: &str) -> Result<Limits, String> {
+    let list = words(args);
+    let mut limits = Limits::default();
+    let mut pairs = list.chunks(2);
+    for pair in &mut pairs {
+        let [key, value] = pair else {
+            return Err(format!("go: {} needs a value", quote(pair[0])));
+        };
+        let number = |what: &str| parse_number(value, &format!("go {what}"));
+        let millis = |what: &str| -> Result<Option<Duration>, String> {
+            let ms = number(what)?;
+            if ms > MAX_MILLIS {
+                return Err(format!(
+                    "go {what}: {ms} ms is too large (at most {MAX_MILLIS})"
+                ));
+            }
+            Ok(Some(Duration::from_millis(ms)))
+        };
+        match key.to_ascii_lowercase().as_str() {
+            "time" => limits.time = millis("time")?,
+            "inc" => limits.inc = millis("inc")?,
+            "movetime" => limits.movetime = millis("movetime")?,
+            "depth" => {
+                let depth = number("depth")?;
+                limits.depth = Some(depth.min(u32::MAX as u64) as u32);
+            }
+            "nodes" => limits.nodes = Some(number("nodes")?),
+            _ => {
+                return Err(format!(
+                    "go: unknown limit {}: expected time, inc, movetime, depth or nodes",
+                    quote(key)
+                ));
+            }
+        }
+    }
+    Ok(limits)
+}
+
+fn parse_set(args: &str) -> Result<Command, String> {
+    match words(args).as_slice() {
+        [name, value] => Ok(Command::Set {
+            name: name.to_ascii_lowercase(),
+            value: value.to_string(),
+        }),
+        [] => Err("set needs <name> <value>".to_string()),
+        [name] => Err(format!("set {}: missing value", quote(name))),
+        _ => Err(format!("set takes <name> <value>, got {}", quote(args))),
+    }
+}
+
+/// A non-negative decimal integer that fits in u64.
+pub fn parse_number(text: &str, what: &str) -> Result<u64, String> {
+    let parsed: IResult<&str, &str, ()> = all_consuming(digit1).parse(text);
+    match parsed {
+        Ok(_) => text
+            .parse()
+            .map_err(|_| format!("{what}: {} is too large", quote(text))),
+        Err(_) => Err(format!(
+            "{what}: expected a non-negative integer, got {}",
+            quote(text)
+        )),
+    }
+}
+
+/// Quotes user text for a one-line message: short, with control characters escaped.
+pub fn quote(text: &str) -> String {
+    const LIMIT: usize = 40;
+    let mut out = String::from("'");
+    for (count, c) in text.chars().enumerate() {
+        if count == LIMIT {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('\'');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn command(line: &str) -> Command {
+        parse_line(line).unwrap().unwrap().command
+    }
+
+    fn error(line: &str) -> String {
+        parse_line(line).unwrap_err().message
+    }
+
+    #[test]
+    fn ids_comments_and_blank_lines() {
+        assert_eq!(parse_line("   "), Ok(None));
+        assert_eq!(parse_line("# note"), Ok(None));
+        assert_eq!(
+            parse_line("7 ping"),
+            Ok(Some(Request {
+                id: Some(7),
+                command: Command::Ping(None)
+            }))
+        );
+        assert_eq!(
+            parse_line("7").unwrap_err(),
+            ParseError {
+                id: Some(7),
+                message: "missing command after the id".into()
+            }
+        );
+        assert_eq!(
+            parse_line("99999999999999999999999 ping").unwrap_err().id,
+            None
+        );
+        assert_eq!(
+            command("ping hello  world"),
+            Command::Ping(Some("hello  world".into()))
+        );
+        assert_eq!(command("PING"), Command::Ping(None));
+    }
+
+    #[test]
+    fn game_commands() {
+        assert_eq!(
+            command("newgame othello size=6 rule=misere"),
+            Command::NewGame {
+                game: Some("othello".into()),
+                options: vec![
+                    ("size".into(), "6".into()),
+                    ("rule".into(), "misere".into())
+                ]
+            }
+        );
+        assert_eq!(
+            command("newgame"),
+            Command::NewGame {
+                game: None,
+                options: vec![]
+            }
+        );
+        assert!(error("newgame othello size").contains("key=value"));
+        let obf =
+            "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12;";
+        assert_eq!(
+            command(&format!("setboard {obf}")),
+            Command::SetBoard {
+                cells: obf[..64].into(),
+                side: Side::Black
+            }
+        );
+        assert_eq!(
+            command("setboard ---- -OX- -XO- ---- white"),
+            Command::SetBoard {
+                cells: "-----OX--XO-----".into(),
+                side: Side::White
+            }
+        );
+        assert!(error("setboard ----------------").contains("needs <cells> <side>"));
+        assert!(error("setboard ---------------- purple").contains("bad side"));
+        assert_eq!(command("move d3"), Command::Move("d3".into()));
+        assert!(error("move").contains("needs"));
+        assert!(error("move d3 e4").contains("one argument"));
+        assert!(error("undo 3").contains("no arguments"));
+    }
+
+    #[test]
+    fn numbers_and_limits() {
+        assert_eq!(command("perft 9"), Command::Perft(9));
+        assert!(error("perft 99999999999999999999999").contains("too large"));
+        assert!(error("perft -1").contains("non-negative integer"));
+        assert!(error("perft 61").contains("at most"));
+        assert_eq!(
+            command("go time 60000 inc 500 movetime 100 depth 4 nodes 1000"),
+            Command::Go(Limits {
+                time: Some(Duration::from_secs(60)),
+                inc: Some(Duration::from_millis(500)),
+                movetime: Some(Duration::from_millis(100)),
+                depth: Some(4),
+                nodes: Some(1000),
+            })
+        );
+        assert_eq!(command("go"), Command::Go(Limits::default()));
+        assert!(error("go time").contains("needs a value"));
+        assert!(error("go wtime 5").contains("unknown limit"));
+        assert!(error("go time 1e9").contains("non-negative integer"));
+        assert!(error("go time 18446744073709551615").contains("too large"));
+    }
+
+    #[test]
+    fn set_and_unknown() {
+        assert_eq!(
+            command("set Player random"),
+            Command::Set {
+                name: "player".into(),
+                value: "random".into()
+            }
+        );
+        assert!(error("set seed").contains("missing value"));
+        assert!(error("frobnicate").contains("unknown command 'frobnicate'"));
+        assert!(error("\u{1}\u{2}").contains("\\u{1}"));
+    }
+}
