@@ -1,0 +1,116 @@
+//! Every example exchange in protocol.md, replayed against the engine in one session.
+//! Lines starting with `> ` are sent; the rest are the expected output. An expected line
+//! `  ...` stands for any number of lines.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+struct Example {
+    input: String,
+    expected: Vec<String>,
+}
+
+fn examples(doc: &str) -> Vec<Example> {
+    let mut examples = Vec::new();
+    let mut block: Option<Example> = None;
+    for line in doc.lines() {
+        if line.starts_with("```") {
+            match block.take() {
+                Some(example) if !example.input.is_empty() => examples.push(example),
+                Some(_) => {}
+                None => {
+                    block = Some(Example {
+                        input: String::new(),
+                        expected: Vec::new(),
+                    })
+                }
+            }
+            continue;
+        }
+        if let Some(example) = block.as_mut() {
+            if let Some(command) = line.strip_prefix("> ") {
+                example.input.push_str(command);
+                example.input.push('\n');
+            } else if !line.starts_with("$ ") {
+                example.expected.push(line.to_string());
+            }
+        }
+    }
+    examples
+}
+
+fn matches(expected: &[String], actual: &[&str]) -> bool {
+    match expected.split_first() {
+        None => actual.is_empty(),
+        Some((first, rest)) if first.trim() == "..." => {
+            (0..=actual.len()).any(|skip| matches(rest, &actual[skip..]))
+        }
+        Some((first, rest)) => {
+            actual.first().is_some_and(|line| line == first) && matches(rest, &actual[1..])
+        }
+    }
+}
+
+/// Sends each example as one write and reads its replies before the next, so running
+/// commands in one example are not cut short by the next example's `stop`.
+#[test]
+fn protocol_md_examples_match_the_engine() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/protocol.md")).unwrap();
+    let examples = examples(&doc);
+    assert!(
+        examples.len() >= 15,
+        "only {} examples found",
+        examples.len()
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbor"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let (lines, received) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stdout.lines() {
+            if lines.send(line.unwrap()).is_err() {
+                return;
+            }
+        }
+    });
+    for example in &examples {
+        stdin.write_all(example.input.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        let replies = example
+            .input
+            .lines()
+            .filter(|line| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
+            .count();
+        let mut actual = Vec::new();
+        let mut seen = 0;
+        while seen < replies {
+            let line = received
+                .recv_timeout(Duration::from_secs(20))
+                .unwrap_or_else(|_| {
+                    panic!("no reply to\n{}got\n{}", example.input, actual.join("\n"))
+                });
+            seen += line.is_empty() as usize;
+            actual.push(line);
+        }
+        let actual: Vec<&str> = actual.iter().map(String::as_str).collect();
+        assert!(
+            matches(&example.expected, &actual),
+            "example\n{}\nexpected:\n{}\nactual:\n{}",
+            example.input,
+            example.expected.join("\n"),
+            actual.join("\n")
+        );
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    assert!(
+        received.recv_timeout(Duration::from_secs(5)).is_err(),
+        "output after the examples"
+    );
+}
