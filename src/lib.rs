@@ -1,5 +1,6 @@
 //! arbor: a game-playing engine for two-player perfect-information board games.
 
+pub mod cli;
 pub mod game;
 pub mod limits;
 pub mod players;

@@ -37,6 +37,14 @@ enum Commands {
         #[arg(long, short)]
         depth: u32,
     },
+    /// Solves every position of an OBF file exactly and checks the listed scores.
+    Solve {
+        /// OBF file: `<64 cells> <side>; MOVE:+score; ...` per line.
+        file: std::path::PathBuf,
+        /// log2 of the solver's hash table entries (24 bytes each).
+        #[arg(long, default_value_t = 22)]
+        hash_bits: u32,
+    },
 }
 
 #[derive(Args)]
@@ -83,6 +91,7 @@ fn main() -> ExitCode {
         Some(Commands::Perft { game, depth }) => game
             .variant()
             .map(|variant| variant.visit(PerftReport { depth: *depth })),
+        Some(Commands::Solve { file, hash_bits }) => solve(file, *hash_bits),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -91,6 +100,19 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn solve(file: &std::path::Path, hash_bits: u32) -> Result<(), String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let report = arbor::cli::solve::solve_file(&text, hash_bits.clamp(10, 30), &mut io::stdout())?;
+    if report.mismatches > 0 {
+        return Err(format!(
+            "{} scores disagree with {}",
+            report.mismatches,
+            file.display()
+        ));
+    }
+    Ok(())
 }
 
 /// Prints each depth's leaf count, time and speed.

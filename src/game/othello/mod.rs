@@ -1,6 +1,9 @@
 //! Othello (Reversi) on 4x4, 6x6 and 8x8 boards, normal or misère rule.
 
 pub mod bitboard;
+pub mod endgame;
+pub mod obf;
+pub mod stability;
 mod zobrist;
 
 use std::fmt::Write as _;

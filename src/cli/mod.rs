@@ -1,0 +1,3 @@
+//! Command-line tools beyond the protocol: solving OBF suites.
+
+pub mod solve;

@@ -1,0 +1,534 @@
+//! Exact Othello endgame solver: the final disc margin under perfect play.
+//!
+//! Scores are from the side to move's view, with empty squares going to the winner
+//! (the usual Othello margin); under misère the margin is negated, so fewer discs is
+//! better and the same search serves both rules. Works on bare bitboards, without the
+//! `Game` trait, and allocates nothing while searching.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::Rule;
+use super::bitboard::{Squares, flips, legal_moves, square_bit};
+use super::stability::stable_discs;
+
+/// Below this many empties no transposition table is used.
+const TABLE_MIN_EMPTIES: u32 = 9;
+/// From this many empties on, moves are ordered by the opponent's replies (fastest first).
+const FASTEST_FIRST_MIN_EMPTIES: u32 = 6;
+/// From this many empties on, stable discs bound the score.
+const STABILITY_MIN_EMPTIES: u32 = 7;
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// The final margin for `player` when the game ends with these discs.
+#[inline]
+fn final_margin(player: u64, opponent: u64, squares: i32) -> i32 {
+    let own = player.count_ones() as i32;
+    let other = opponent.count_ones() as i32;
+    let empties = squares - own - other;
+    let diff = own - other;
+    match diff.cmp(&0) {
+        std::cmp::Ordering::Greater => diff + empties,
+        std::cmp::Ordering::Less => diff - empties,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+/// A bounds entry for one position: `lower <= score <= upper`.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    player: u64,
+    opponent: u64,
+    lower: i8,
+    upper: i8,
+    best: u8,
+    used: bool,
+}
+
+/// The result of a solve: the exact margin (from the side to move) and a best move
+/// (`None` when the side to move must pass or the game is over).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    pub score: i32,
+    pub best: Option<usize>,
+}
+
+pub struct Solver {
+    table: Vec<Entry>,
+    mask: usize,
+    pub nodes: u64,
+    board: u64,
+    squares: i32,
+    quadrants: [u64; 4],
+    misere: bool,
+}
+
+impl Solver {
+    /// `table_bits`: log2 of the number of table entries (24 bytes each).
+    pub fn new(table_bits: u32) -> Solver {
+        let entries = 1usize << table_bits;
+        Solver {
+            table: vec![Entry::default(); entries],
+            mask: entries - 1,
+            nodes: 0,
+            board: !0,
+            squares: 64,
+            quadrants: quadrants(8),
+            misere: false,
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.table.fill(Entry::default());
+    }
+
+    /// Solves the position exactly, or returns `None` once `stop` is raised.
+    pub fn solve(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        board: u64,
+        rule: Rule,
+        stop: &AtomicBool,
+    ) -> Option<Solution> {
+        self.solve_window(player, opponent, board, rule, -64, 64, stop)
+    }
+
+    /// Like `solve` within (`alpha`, `beta`): the score is exact inside the window and a
+    /// bound outside it (fail-soft).
+    #[allow(clippy::too_many_arguments)]
+    pub fn solve_window(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        board: u64,
+        rule: Rule,
+        alpha: i32,
+        beta: i32,
+        stop: &AtomicBool,
+    ) -> Option<Solution> {
+        let misere = rule == Rule::Misere;
+        if board != self.board || misere != self.misere {
+            // Entries hold scores for one board and rule.
+            self.clear();
+        }
+        self.board = board;
+        self.squares = board.count_ones() as i32;
+        self.quadrants = quadrants(board_size(board));
+        self.misere = misere;
+        let mut context = Context {
+            solver: self,
+            stop,
+            stopped: false,
+        };
+        let empties = (board & !(player | opponent)).count_ones();
+        let (score, best) = context.root(player, opponent, alpha, beta, empties);
+        if context.stopped {
+            return None;
+        }
+        Some(Solution { score, best })
+    }
+
+    #[inline]
+    fn terminal(&self, player: u64, opponent: u64) -> i32 {
+        let margin = final_margin(player, opponent, self.squares);
+        if self.misere { -margin } else { margin }
+    }
+
+    #[inline]
+    fn slot(&self, player: u64, opponent: u64) -> usize {
+        let key = (player.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ opponent.wrapping_mul(0xc2b2_ae3d_27d4_eb4f))
+        .rotate_left(29)
+        .wrapping_mul(0x1656_67b1_9e37_79f9);
+        (key >> 20) as usize & self.mask
+    }
+}
+
+fn board_size(board: u64) -> usize {
+    (board & 0xff).count_ones() as usize
+}
+
+fn quadrants(size: usize) -> [u64; 4] {
+    let mut quads = [0u64; 4];
+    let half = size / 2;
+    for row in 0..size {
+        for col in 0..size {
+            quads[(row >= half) as usize * 2 + (col >= half) as usize] |= square_bit(row * 8 + col);
+        }
+    }
+    quads
+}
+
+struct Context<'a> {
+    solver: &'a mut Solver,
+    stop: &'a AtomicBool,
+    stopped: bool,
+}
+
+/// Moves ordered for search, kept on the stack.
+struct MoveList {
+    moves: [(i32, u8, u64); 32],
+    len: usize,
+}
+
+impl Context<'_> {
+    fn root(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+    ) -> (i32, Option<usize>) {
+        let moves = legal_moves(player, opponent, self.solver.board);
+        if moves == 0 {
+            let score = if legal_moves(opponent, player, self.solver.board) == 0 {
+                self.solver.terminal(player, opponent)
+            } else {
+                -self.search(opponent, player, -beta, -alpha, empties)
+            };
+            return (score, None);
+        }
+        let list = self.ordered_moves(player, opponent, moves, empties, None);
+        let mut best_score = i32::MIN;
+        let mut best_move = list.moves[0].1 as usize;
+        let mut alpha = alpha;
+        for &(_, square, flipped) in &list.moves[..list.len] {
+            let next_player = opponent ^ flipped;
+            let next_opponent = player | flipped | square_bit(square as usize);
+            let score = if best_score == i32::MIN {
+                -self.search(next_player, next_opponent, -beta, -alpha, empties - 1)
+            } else {
+                let mut score =
+                    -self.search(next_player, next_opponent, -alpha - 1, -alpha, empties - 1);
+                if score > alpha && score < beta {
+                    score = -self.search(next_player, next_opponent, -beta, -score, empties - 1);
+                }
+                score
+            };
+            if self.stopped {
+                return (0, None);
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = square as usize;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        (best_score, Some(best_move))
+    }
+
+    /// Negamax alpha-beta, fail-soft, with `empties` empty squares.
+    fn search(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        mut alpha: i32,
+        mut beta: i32,
+        empties: u32,
+    ) -> i32 {
+        if empties <= 3 {
+            return self.search_few(player, opponent, alpha, beta, empties);
+        }
+        self.solver.nodes += 1;
+        if self.solver.nodes & 0xffff == 0 && self.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return 0;
+        }
+        let board = self.solver.board;
+        let moves = legal_moves(player, opponent, board);
+        if moves == 0 {
+            if legal_moves(opponent, player, board) == 0 {
+                return self.solver.terminal(player, opponent);
+            }
+            return -self.search(opponent, player, -beta, -alpha, empties);
+        }
+        if empties >= STABILITY_MIN_EMPTIES && !self.solver.misere {
+            // The opponent's stable discs cap what the side to move can reach.
+            let stable = stable_discs(opponent, player, board).count_ones() as i32;
+            let ceiling = self.solver.squares - 2 * stable;
+            if ceiling <= alpha {
+                return ceiling;
+            }
+            beta = beta.min(ceiling);
+        }
+        let mut table_move = None;
+        let mut slot = 0;
+        let use_table = empties >= TABLE_MIN_EMPTIES;
+        if use_table {
+            slot = self.solver.slot(player, opponent);
+            let entry = self.solver.table[slot];
+            if entry.used && entry.player == player && entry.opponent == opponent {
+                let (lower, upper) = (entry.lower as i32, entry.upper as i32);
+                if lower >= beta {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+                if lower == upper {
+                    return lower;
+                }
+                alpha = alpha.max(lower);
+                beta = beta.min(upper);
+                table_move = Some(entry.best);
+            }
+        }
+        let original_alpha = alpha;
+        let list = self.ordered_moves(player, opponent, moves, empties, table_move);
+        let mut best_score = i32::MIN;
+        let mut best_move = list.moves[0].1;
+        for &(_, square, flipped) in &list.moves[..list.len] {
+            let next_player = opponent ^ flipped;
+            let next_opponent = player | flipped | square_bit(square as usize);
+            let score = if best_score == i32::MIN {
+                -self.search(next_player, next_opponent, -beta, -alpha, empties - 1)
+            } else {
+                let mut score =
+                    -self.search(next_player, next_opponent, -alpha - 1, -alpha, empties - 1);
+                if score > alpha && score < beta {
+                    score = -self.search(next_player, next_opponent, -beta, -score, empties - 1);
+                }
+                score
+            };
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = square;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if use_table {
+            let (lower, upper) = if best_score >= beta {
+                (best_score, 64)
+            } else if best_score <= original_alpha {
+                (-64, best_score)
+            } else {
+                (best_score, best_score)
+            };
+            self.solver.table[slot] = Entry {
+                player,
+                opponent,
+                lower: lower as i8,
+                upper: upper as i8,
+                best: best_move,
+                used: true,
+            };
+        }
+        best_score
+    }
+
+    fn ordered_moves(
+        &self,
+        player: u64,
+        opponent: u64,
+        moves: u64,
+        empties: u32,
+        first: Option<u8>,
+    ) -> MoveList {
+        let mut list = MoveList {
+            moves: [(0, 0, 0); 32],
+            len: 0,
+        };
+        let board = self.solver.board;
+        let empty = board & !(player | opponent);
+        let odd_quadrants = self
+            .solver
+            .quadrants
+            .iter()
+            .filter(|&&quad| (quad & empty).count_ones() & 1 == 1)
+            .fold(0u64, |odd, &quad| odd | quad);
+        for square in Squares(moves) {
+            let flipped = flips(square, player, opponent);
+            let bit = square_bit(square);
+            let mut key = if empties >= FASTEST_FIRST_MIN_EMPTIES {
+                let replies = legal_moves(opponent ^ flipped, player | flipped | bit, board);
+                -(16 * replies.count_ones() as i32 + 8 * (replies & CORNERS).count_ones() as i32)
+                    + 4 * (bit & CORNERS != 0) as i32
+            } else {
+                0
+            };
+            key += 2 * (bit & odd_quadrants != 0) as i32;
+            if first == Some(square as u8) {
+                key = i32::MAX;
+            }
+            // Insertion sort, highest key first.
+            let mut index = list.len;
+            while index > 0 && list.moves[index - 1].0 < key {
+                list.moves[index] = list.moves[index - 1];
+                index -= 1;
+            }
+            list.moves[index] = (key, square as u8, flipped);
+            list.len += 1;
+        }
+        list
+    }
+
+    /// The last few empties: no move list, squares tried directly, odd quadrants first.
+    fn search_few(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        mut alpha: i32,
+        beta: i32,
+        empties: u32,
+    ) -> i32 {
+        self.solver.nodes += 1;
+        let empty = self.solver.board & !(player | opponent);
+        if empties == 1 {
+            return self.last_square(player, opponent, empty.trailing_zeros() as usize);
+        }
+        let mut best_score = i32::MIN;
+        for square in Squares(empty) {
+            let flipped = flips(square, player, opponent);
+            if flipped == 0 {
+                continue;
+            }
+            let score = -self.search_few(
+                opponent ^ flipped,
+                player | flipped | square_bit(square),
+                -beta,
+                -alpha,
+                empties - 1,
+            );
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        return best_score;
+                    }
+                }
+            }
+        }
+        if best_score != i32::MIN {
+            return best_score;
+        }
+        // No move: pass if the opponent can move, else the game is over.
+        if Squares(empty).any(|square| flips(square, opponent, player) != 0) {
+            -self.search_few(opponent, player, -beta, -alpha, empties)
+        } else {
+            self.solver.terminal(player, opponent)
+        }
+    }
+
+    #[inline]
+    fn last_square(&mut self, player: u64, opponent: u64, square: usize) -> i32 {
+        let bit = square_bit(square);
+        let flipped = flips(square, player, opponent);
+        if flipped != 0 {
+            return self
+                .solver
+                .terminal(player | flipped | bit, opponent ^ flipped);
+        }
+        let flipped = flips(square, opponent, player);
+        if flipped != 0 {
+            return self
+                .solver
+                .terminal(player ^ flipped, opponent | flipped | bit);
+        }
+        self.solver.terminal(player, opponent)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::game::othello::Othello;
+
+    /// Plain negamax over the trait, the reference for the solver.
+    fn minimax(game: &mut Othello, squares: i32) -> i32 {
+        let mut moves = Vec::new();
+        game.generate_moves(&mut moves);
+        if moves.is_empty() {
+            let margin = final_margin(game.player(), game.opponent(), squares);
+            return if game.rule() == Rule::Misere {
+                -margin
+            } else {
+                margin
+            };
+        }
+        let mut best = i32::MIN;
+        for mv in moves {
+            let undo = game.make(mv);
+            best = best.max(-minimax(game, squares));
+            game.unmake(mv, undo);
+        }
+        best
+    }
+
+    fn random_position(size: usize, rule: Rule, empties: u32, seed: u64) -> Othello {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        loop {
+            let mut game = Othello::new(size, rule).unwrap();
+            let mut moves = Vec::new();
+            while game.empties().count_ones() > empties {
+                game.generate_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.random_range(0..moves.len())];
+                game.make(mv);
+            }
+            if game.empties().count_ones() == empties && !game.is_over() {
+                return game;
+            }
+        }
+    }
+
+    #[test]
+    fn solver_equals_minimax_on_random_positions() {
+        let stop = AtomicBool::new(false);
+        let mut solver = Solver::new(16);
+        for (size, empties, count) in [(6, 10, 30), (8, 9, 30), (8, 11, 6), (4, 8, 30)] {
+            for rule in [Rule::Normal, Rule::Misere] {
+                for seed in 0..count {
+                    let mut game = random_position(size, rule, empties, seed);
+                    let squares = (size * size) as i32;
+                    let expected = minimax(&mut game, squares);
+                    let solution = solver
+                        .solve(game.player(), game.opponent(), game.board(), rule, &stop)
+                        .unwrap();
+                    assert_eq!(
+                        solution.score,
+                        expected,
+                        "{} {rule:?}",
+                        game.to_board_string()
+                    );
+                    if let Some(best) = solution.best {
+                        let mv = crate::game::Move::new(best as u16);
+                        assert!(game.is_legal(mv));
+                        let undo = game.make(mv);
+                        assert_eq!(-minimax(&mut game, squares), expected);
+                        game.unmake(mv, undo);
+                    }
+                    // Narrow windows must bound the score on the correct side.
+                    for (alpha, beta) in [(expected, expected + 1), (expected - 1, expected)] {
+                        let (player, opponent, board) =
+                            (game.player(), game.opponent(), game.board());
+                        let bound =
+                            solver.solve_window(player, opponent, board, rule, alpha, beta, &stop);
+                        assert_eq!(bound.unwrap().score, expected, "window {alpha} {beta}");
+                    }
+                }
+            }
+        }
+    }
+}
