@@ -5,3 +5,4 @@ pub mod game;
 pub mod limits;
 pub mod players;
 pub mod protocol;
+pub mod search;

@@ -4,10 +4,10 @@ use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
 
-use arbor::game::Game;
 use arbor::game::variant::{GameVisitor, Variant};
 use arbor::players::PlayerKind;
 use arbor::protocol::{self, Output, Settings};
+use arbor::search::SearchGame;
 
 /// arbor: an engine for Othello and other two-player board games.
 ///
@@ -20,7 +20,7 @@ struct Cli {
     #[command(flatten)]
     game: GameArgs,
     /// Who answers `go` (as `set player`).
-    #[arg(long, default_value = "greedy")]
+    #[arg(long, default_value = "search")]
     player: PlayerKind,
     /// Seed for repeatable random choices (as `set seed`); default: from the system.
     #[arg(long)]
@@ -123,7 +123,7 @@ struct PerftReport {
 impl GameVisitor for PerftReport {
     type Output = ();
 
-    fn visit<G: Game>(self, mut game: G) {
+    fn visit<G: SearchGame>(self, mut game: G) {
         println!(
             "{:>5} {:>14} {:>10} {:>14}",
             "depth", "leaves", "seconds", "leaves/s"

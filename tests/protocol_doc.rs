@@ -1,6 +1,6 @@
 //! Every example exchange in protocol.md, replayed against the engine in one session.
 //! Lines starting with `> ` are sent; the rest are the expected output. An expected line
-//! `  ...` stands for any number of lines.
+//! `  ...` stands for any number of lines, and `...` within a line for any text.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -48,13 +48,33 @@ fn matches(expected: &[String], actual: &[&str]) -> bool {
             (0..=actual.len()).any(|skip| matches(rest, &actual[skip..]))
         }
         Some((first, rest)) => {
-            actual.first().is_some_and(|line| line == first) && matches(rest, &actual[1..])
+            actual.first().is_some_and(|line| glob(first, line)) && matches(rest, &actual[1..])
         }
     }
 }
 
 /// Sends each example as one write and reads its replies before the next, so running
 /// commands in one example are not cut short by the next example's `stop`.
+/// `...` inside an expected line stands for any text (timings, speeds).
+fn glob(pattern: &str, line: &str) -> bool {
+    let mut parts = pattern.split("...");
+    let first = parts.next().unwrap_or("");
+    let Some(mut rest) = line.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    for (index, part) in parts.iter().enumerate() {
+        if index + 1 == parts.len() {
+            return rest.ends_with(part);
+        }
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.is_empty()
+}
+
 #[test]
 fn protocol_md_examples_match_the_engine() {
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/protocol.md")).unwrap();

@@ -3,9 +3,10 @@
 
 use std::fmt;
 
+use super::GameError;
 use super::notation::shorten;
 use super::othello::{self, Othello, Rule};
-use super::{Game, GameError};
+use crate::search::SearchGame;
 
 /// A game with its options, as `newgame` and `--game` name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,7 +17,7 @@ pub enum Variant {
 /// Code that works on any game: `Variant::visit` calls it with the typed start position.
 pub trait GameVisitor {
     type Output;
-    fn visit<G: Game>(self, game: G) -> Self::Output;
+    fn visit<G: SearchGame>(self, game: G) -> Self::Output;
 }
 
 impl Default for Variant {

@@ -27,7 +27,13 @@ impl Greedy {
 }
 
 impl<G: Game> Player<G> for Greedy {
-    fn choose(&mut self, game: &G, _limits: &Limits, _stop: &AtomicBool) -> Move {
+    fn choose(
+        &mut self,
+        game: &G,
+        _limits: &Limits,
+        _stop: &AtomicBool,
+        _info: &mut dyn FnMut(String),
+    ) -> Move {
         game.generate_moves(&mut self.moves);
         let side = game.side_to_move();
         let mut scratch = game.clone();

@@ -24,7 +24,13 @@ impl RandomMover {
 }
 
 impl<G: Game> Player<G> for RandomMover {
-    fn choose(&mut self, game: &G, _limits: &Limits, _stop: &AtomicBool) -> Move {
+    fn choose(
+        &mut self,
+        game: &G,
+        _limits: &Limits,
+        _stop: &AtomicBool,
+        _info: &mut dyn FnMut(String),
+    ) -> Move {
         game.generate_moves(&mut self.moves);
         *self
             .moves

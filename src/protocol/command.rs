@@ -38,6 +38,8 @@ pub enum Command {
     Show,
     Perft(u32),
     Go(Limits),
+    Solve,
+    ClearHash,
     Stop,
     Set {
         name: String,
@@ -92,6 +94,11 @@ pub fn parse_line(line: &str) -> Result<Option<Request>, ParseError> {
         "perft" => parse_perft(args),
         "go" => parse_go(args).map(Command::Go),
         "stop" => no_args(args, "stop", Command::Stop),
+        "solve" => no_args(args, "solve", Command::Solve),
+        "clear" => match args.to_ascii_lowercase().as_str() {
+            "hash" => Ok(Command::ClearHash),
+            _ => Err(format!("clear: expected 'clear hash', got {}", quote(args))),
+        },
         "set" => parse_set(args),
         "ping" => Ok(Command::Ping((!args.is_empty()).then(|| args.to_string()))),
         "help" => no_args(args, "help", Command::Help),

@@ -13,9 +13,10 @@ use rand::{RngCore, SeedableRng};
 
 use super::command::{Command, ParseError, Request, parse_line, parse_number, quote};
 use super::input::{InputLine, read_line_capped};
-use super::session::{JobContext, JobResult, Session, new_session};
+use super::session::{GoSetup, JobContext, JobResult, Session, new_session};
 use crate::game::variant::Variant;
 use crate::players::PlayerKind;
+use crate::search::tt::TranspositionTable;
 
 /// Longest accepted input line; longer ones are skipped and answered with `?`.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
@@ -73,9 +74,17 @@ struct RunningJob {
     stop: Arc<AtomicBool>,
 }
 
+/// Default transposition table size, MiB.
+pub const DEFAULT_HASH_MB: usize = 64;
+const MAX_HASH_MB: u64 = 65_536;
+const MAX_LEVEL: u64 = 60;
+
 struct Engine {
     session: Box<dyn Session>,
     player: PlayerKind,
+    tt: Arc<TranspositionTable>,
+    /// Fixed search depth for `go` (`set level`), 0 for none.
+    level: u32,
     rng: StdRng,
     out: Output,
     events: Sender<Event>,
@@ -91,6 +100,8 @@ pub fn run(input: impl BufRead + Send + 'static, output: Output, settings: Setti
     let mut engine = Engine {
         session: new_session(settings.variant),
         player: settings.player,
+        tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MB)),
+        level: 0,
         rng: settings
             .seed
             .map_or_else(StdRng::from_os_rng, StdRng::seed_from_u64),
@@ -214,16 +225,37 @@ impl Engine {
                 self.session.start_perft(depth, job);
                 return;
             }
-            Command::Go(limits) => {
-                let seed = self.rng.next_u64();
+            Command::Go(mut limits) => {
+                if self.level > 0 {
+                    limits.depth.get_or_insert(self.level);
+                }
+                let setup = GoSetup {
+                    player: self.player,
+                    seed: self.rng.next_u64(),
+                    tt: Arc::clone(&self.tt),
+                };
                 let job = self.start_job(id);
-                match self.session.start_go(self.player, seed, limits, job) {
+                match self.session.start_go(setup, limits, job) {
                     Ok(()) => return,
                     Err(message) => {
                         self.job = None;
                         Err(message)
                     }
                 }
+            }
+            Command::Solve => {
+                let job = self.start_job(id);
+                match self.session.start_solve(job) {
+                    Ok(()) => return,
+                    Err(message) => {
+                        self.job = None;
+                        Err(message)
+                    }
+                }
+            }
+            Command::ClearHash => {
+                self.tt.clear();
+                Ok(String::new())
             }
             Command::Stop => Ok(String::new()),
             Command::Set { name, value } => self.set(&name, &value),
@@ -250,7 +282,9 @@ impl Engine {
             id,
             stop: Arc::clone(&stop),
         });
-        JobContext { stop, done }
+        let out = self.out.clone();
+        let info = Arc::new(move |line: &str| out.write(&format!("{line}\n")));
+        JobContext { stop, done, info }
     }
 
     fn finish_job(&mut self, result: JobResult) {
@@ -267,6 +301,8 @@ impl Engine {
             JobResult::Perft { leaves: None, .. } => {
                 Err("perft stopped before it finished".to_string())
             }
+            JobResult::Solve(Some((best, score))) => Ok(self.session.format_solution(best, score)),
+            JobResult::Solve(None) => Err("solve stopped before it finished".to_string()),
         };
         self.out.reply(job.id, reply);
     }
@@ -294,9 +330,25 @@ impl Engine {
         match name {
             "player" => self.player = value.parse()?,
             "seed" => self.rng = StdRng::seed_from_u64(parse_number(value, "set seed")?),
+            "hash" => {
+                let megabytes = parse_number(value, "set hash")?;
+                if !(1..=MAX_HASH_MB).contains(&megabytes) {
+                    return Err(format!(
+                        "set hash: {megabytes} MiB is outside 1..={MAX_HASH_MB}"
+                    ));
+                }
+                self.tt = Arc::new(TranspositionTable::new(megabytes as usize));
+            }
+            "level" => {
+                let level = parse_number(value, "set level")?;
+                if level > MAX_LEVEL {
+                    return Err(format!("set level: {level} is outside 0..={MAX_LEVEL}"));
+                }
+                self.level = level as u32;
+            }
             _ => {
                 return Err(format!(
-                    "unknown option {}: expected player or seed",
+                    "unknown option {}: expected player, seed, hash or level",
                     quote(name)
                 ));
             }
@@ -317,8 +369,12 @@ commands (see protocol.md):
   perft <depth>               leaf count
   go [time <ms>] [inc <ms>] [movetime <ms>] [depth <n>] [nodes <n>]
   stop                        end a running go or perft now
-  set player random|greedy
+  solve                       exact score and best move (othello endgames)
+  set player search|random|greedy
   set seed <n>
+  set hash <MiB>              transposition table size (default 64)
+  set level <n>               fixed search depth for go, 0 = none
+  clear hash
   ping [text]
   help
   quit

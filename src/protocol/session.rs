@@ -9,9 +9,11 @@ use std::time::{Duration, Instant};
 
 use crate::game::perft::perft_interruptible;
 use crate::game::variant::{GameVisitor, Variant};
-use crate::game::{Game, Move, Side};
+use crate::game::{Move, Side};
 use crate::limits::Limits;
 use crate::players::PlayerKind;
+use crate::search::tt::TranspositionTable;
+use crate::search::{Score, SearchGame};
 
 /// What a finished background job reports to the engine loop.
 #[derive(Debug)]
@@ -22,6 +24,8 @@ pub enum JobResult {
         leaves: Option<u64>,
         elapsed: Duration,
     },
+    /// `None` when `stop` cut it short.
+    Solve(Option<(Move, Score)>),
 }
 
 /// How a background job reports back and learns it should stop.
@@ -29,6 +33,15 @@ pub enum JobResult {
 pub struct JobContext {
     pub stop: Arc<AtomicBool>,
     pub done: Sender<JobResult>,
+    /// Where `info` lines go while the job runs.
+    pub info: Arc<dyn Fn(&str) + Send + Sync>,
+}
+
+/// What `go` needs besides the limits.
+pub struct GoSetup {
+    pub player: PlayerKind,
+    pub seed: u64,
+    pub tt: Arc<TranspositionTable>,
 }
 
 pub trait Session: Send {
@@ -42,14 +55,13 @@ pub trait Session: Send {
     fn show(&self) -> String;
     fn set_board(&mut self, cells: &str, side: Side) -> Result<(), String>;
     /// Starts choosing a move in the background; fails at once if the game is over.
-    fn start_go(
-        &self,
-        player: PlayerKind,
-        seed: u64,
-        limits: Limits,
-        job: JobContext,
-    ) -> Result<(), String>;
+    fn start_go(&self, setup: GoSetup, limits: Limits, job: JobContext) -> Result<(), String>;
     fn start_perft(&self, depth: u32, job: JobContext);
+    /// Starts an exact solve in the background; fails at once if the game has no solver
+    /// or is over.
+    fn start_solve(&self, job: JobContext) -> Result<(), String>;
+    /// `<best move> <exact score>` for a finished solve.
+    fn format_solution(&self, best: Move, score: Score) -> String;
     /// Plays the move a `go` job chose and returns its name.
     fn finish_go(&mut self, mv: Move) -> Result<String, String>;
 }
@@ -58,7 +70,7 @@ pub fn new_session(variant: Variant) -> Box<dyn Session> {
     struct Build(Variant);
     impl GameVisitor for Build {
         type Output = Box<dyn Session>;
-        fn visit<G: Game>(self, game: G) -> Box<dyn Session> {
+        fn visit<G: SearchGame>(self, game: G) -> Box<dyn Session> {
             Box::new(GameSession {
                 variant: self.0,
                 game,
@@ -69,13 +81,13 @@ pub fn new_session(variant: Variant) -> Box<dyn Session> {
     variant.visit(Build(variant))
 }
 
-struct GameSession<G: Game> {
+struct GameSession<G: SearchGame> {
     variant: Variant,
     game: G,
     history: Vec<(Move, G::Undo)>,
 }
 
-impl<G: Game> GameSession<G> {
+impl<G: SearchGame> GameSession<G> {
     fn legal_or_error(&self, mv: Move, text: &str) -> Result<(), String> {
         if self.game.outcome().is_some() {
             return Err(format!("illegal move {text}: the game is over"));
@@ -97,7 +109,7 @@ impl<G: Game> GameSession<G> {
     }
 }
 
-impl<G: Game> Session for GameSession<G> {
+impl<G: SearchGame> Session for GameSession<G> {
     fn variant(&self) -> Variant {
         self.variant
     }
@@ -145,23 +157,40 @@ impl<G: Game> Session for GameSession<G> {
         Ok(())
     }
 
-    fn start_go(
-        &self,
-        player: PlayerKind,
-        seed: u64,
-        limits: Limits,
-        job: JobContext,
-    ) -> Result<(), String> {
+    fn start_go(&self, setup: GoSetup, limits: Limits, job: JobContext) -> Result<(), String> {
         if self.game.outcome().is_some() {
             return Err("go: the game is over".to_string());
         }
         let game = self.game.clone();
         thread::spawn(move || {
-            let mut player = player.create::<G>(seed);
-            let mv = player.choose(&game, &limits, &job.stop);
+            let mut player = setup.player.create::<G>(setup.seed, setup.tt);
+            let mv = player.choose(&game, &limits, &job.stop, &mut |line| (job.info)(&line));
             let _ = job.done.send(JobResult::Go(mv));
         });
         Ok(())
+    }
+
+    fn start_solve(&self, job: JobContext) -> Result<(), String> {
+        if self.game.outcome().is_some() {
+            return Err("solve: the game is over".to_string());
+        }
+        if self.game.exact_size().is_none() {
+            return Err(format!("solve: no exact solver for {}", self.game.name()));
+        }
+        let game = self.game.clone();
+        thread::spawn(move || {
+            let solution = game.solve_exact(&job.stop);
+            let _ = job.done.send(JobResult::Solve(solution));
+        });
+        Ok(())
+    }
+
+    fn format_solution(&self, best: Move, score: Score) -> String {
+        format!(
+            "{} {}",
+            self.game.format_move(best),
+            self.game.format_exact_score(score)
+        )
     }
 
     fn start_perft(&self, depth: u32, job: JobContext) {

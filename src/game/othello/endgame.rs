@@ -22,7 +22,7 @@ const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// The final margin for `player` when the game ends with these discs.
 #[inline]
-fn final_margin(player: u64, opponent: u64, squares: i32) -> i32 {
+pub fn final_margin(player: u64, opponent: u64, squares: i32) -> i32 {
     let own = player.count_ones() as i32;
     let other = opponent.count_ones() as i32;
     let empties = squares - own - other;

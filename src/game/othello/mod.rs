@@ -2,7 +2,9 @@
 
 pub mod bitboard;
 pub mod endgame;
+pub mod eval;
 pub mod obf;
+pub mod search;
 pub mod stability;
 mod zobrist;
 

@@ -1,0 +1,81 @@
+//! What the generic search needs from Othello: evaluation, final scores, move ordering
+//! and the exact endgame solver.
+
+use std::sync::atomic::AtomicBool;
+
+use super::bitboard::{flips, legal_moves, square_bit};
+use super::endgame::{Solver, final_margin};
+use super::{Othello, Rule, eval};
+use crate::game::{Game, Move};
+use crate::search::{Score, SearchGame};
+
+/// Centi-discs per disc.
+pub const DISC: Score = 100;
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// log2 of the endgame table's entries for a move's exact solve (24 bytes each).
+const SOLVER_TABLE_BITS: u32 = 21;
+
+impl SearchGame for Othello {
+    fn evaluate(&self) -> Score {
+        eval::evaluate(self)
+    }
+
+    fn final_score(&self) -> Score {
+        let margin = final_margin(
+            self.player(),
+            self.opponent(),
+            self.board().count_ones() as i32,
+        );
+        DISC * if self.rule() == Rule::Misere {
+            -margin
+        } else {
+            margin
+        }
+    }
+
+    fn moves_left(&self) -> u32 {
+        self.empties().count_ones().div_ceil(2)
+    }
+
+    fn order_key(&self, mv: Move) -> i32 {
+        let square = mv.square();
+        let flipped = flips(square, self.player(), self.opponent());
+        let bit = square_bit(square);
+        let replies = legal_moves(
+            self.opponent() ^ flipped,
+            self.player() | flipped | bit,
+            self.board(),
+        );
+        8 * (bit & CORNERS != 0) as i32 - replies.count_ones() as i32
+    }
+
+    fn exact_size(&self) -> Option<u32> {
+        Some(self.empties().count_ones())
+    }
+
+    fn solve_exact(&self, stop: &AtomicBool) -> Option<(Move, Score)> {
+        let mut solver = Solver::new(SOLVER_TABLE_BITS);
+        let solution = solver.solve(
+            self.player(),
+            self.opponent(),
+            self.board(),
+            self.rule(),
+            stop,
+        )?;
+        let best = solution
+            .best
+            .map_or(Move::PASS, |square| Move::new(square as u16));
+        debug_assert!(self.is_legal(best));
+        Some((best, DISC * solution.score))
+    }
+
+    fn format_score(&self, score: Score) -> String {
+        format!("{:+.2}", score as f64 / DISC as f64)
+    }
+
+    fn format_exact_score(&self, score: Score) -> String {
+        format!("{:+}", score / DISC)
+    }
+}

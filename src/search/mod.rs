@@ -1,0 +1,530 @@
+//! Game-independent search: iterative-deepening principal-variation search with
+//! aspiration windows, a shared transposition table, killer and history ordering, and
+//! an exact solver at the root where the game has one.
+
+pub mod time;
+pub mod tt;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use self::time::budget;
+use self::tt::{Bound, TranspositionTable, TtEntry};
+use crate::game::{Game, Move};
+use crate::limits::Limits;
+
+/// Scores are in the game's units (Othello: centi-discs), from the side to move's view.
+pub type Score = i32;
+
+/// Above every evaluation: marks an unset score.
+pub const INFINITY: Score = 1_000_000;
+
+/// What the search needs from a game beyond the rules.
+pub trait SearchGame: Game {
+    /// Static evaluation of an unfinished position.
+    fn evaluate(&self) -> Score;
+    /// Exact score of a finished game (same units as `evaluate`).
+    fn final_score(&self) -> Score;
+    /// How many moves the side to move still has to make, for the time manager.
+    fn moves_left(&self) -> u32;
+    /// Cheap ordering key for a legal move: higher is searched first.
+    fn order_key(&self, _mv: Move) -> i32 {
+        0
+    }
+    /// How hard an exact solve of this position is (Othello: empty squares), or `None`
+    /// when the game has no exact solver.
+    fn exact_size(&self) -> Option<u32> {
+        None
+    }
+    /// Solves exactly: the best move and the exact score, or `None` once `stop` is raised.
+    fn solve_exact(&self, _stop: &AtomicBool) -> Option<(Move, Score)> {
+        None
+    }
+    /// Formats a score for `info` lines (Othello: discs, `+4.25`).
+    fn format_score(&self, score: Score) -> String {
+        format!("{score:+}")
+    }
+    /// Formats an exact score (Othello: the disc margin, `+4`).
+    fn format_exact_score(&self, score: Score) -> String {
+        self.format_score(score)
+    }
+}
+
+/// One `info` report: a finished iteration or an exact solve.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub depth: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Move>,
+    pub exact: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub best: Move,
+    pub score: Score,
+    pub depth: u32,
+    pub exact: bool,
+    pub nodes: u64,
+}
+
+const MAX_PLY: usize = 128;
+
+pub struct Searcher<G: SearchGame> {
+    tt: Arc<TranspositionTable>,
+    nodes: u64,
+    start: Instant,
+    hard_deadline: Option<Instant>,
+    node_limit: u64,
+    stopped: bool,
+    buffers: Vec<Vec<Move>>,
+    killers: Vec<[Move; 2]>,
+    history: Vec<i32>,
+    keys: Vec<i32>,
+    /// The best root move of the iteration under way.
+    root_best: Move,
+    _game: std::marker::PhantomData<G>,
+}
+
+impl<G: SearchGame> Searcher<G> {
+    pub fn new(tt: Arc<TranspositionTable>) -> Searcher<G> {
+        Searcher {
+            tt,
+            nodes: 0,
+            start: Instant::now(),
+            hard_deadline: None,
+            node_limit: u64::MAX,
+            stopped: false,
+            buffers: vec![Vec::new(); MAX_PLY + 1],
+            killers: vec![[Move::PASS; 2]; MAX_PLY + 1],
+            history: vec![0; 2 * (1 << 16)],
+            keys: Vec::new(),
+            root_best: Move::PASS,
+            _game: std::marker::PhantomData,
+        }
+    }
+
+    /// Chooses a move for an unfinished game within `limits`, calling `report` after each
+    /// iteration.
+    pub fn think(
+        &mut self,
+        game: &G,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&G, &Report),
+    ) -> SearchResult {
+        self.start = Instant::now();
+        self.nodes = 0;
+        self.stopped = false;
+        self.tt.new_search();
+        self.history.iter_mut().for_each(|h| *h /= 8);
+        let budget = budget(limits, game.moves_left());
+        self.hard_deadline = budget.map(|b| self.start + b.hard);
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1);
+
+        let mut moves = Vec::new();
+        game.generate_moves(&mut moves);
+        let mut result = SearchResult {
+            best: moves[0],
+            score: 0,
+            depth: 0,
+            exact: false,
+            nodes: 0,
+        };
+        if moves.len() == 1 && budget.is_some() {
+            // A forced move needs no thought when the clock is what limits us.
+            return result;
+        }
+        let solve = game.exact_size().is_some_and(|size| {
+            limits.depth.is_none() && size <= solve_limit(budget.map(|b| b.hard))
+        });
+
+        let mut work = game.clone();
+        let mut score = 0;
+        let search_depth = if solve { max_depth.min(4) } else { max_depth };
+        for depth in 1..=search_depth {
+            score = self.aspiration(&mut work, depth, score, stop);
+            if self.stopped && depth > 1 {
+                break;
+            }
+            if work.is_legal(self.root_best) {
+                result.best = self.root_best;
+            }
+            result.score = score;
+            result.depth = depth;
+            let pv = self.principal_variation(&work, depth as usize);
+            report(
+                game,
+                &Report {
+                    depth,
+                    score,
+                    nodes: self.nodes,
+                    elapsed: self.start.elapsed(),
+                    pv,
+                    exact: false,
+                },
+            );
+            if self.stopped {
+                break;
+            }
+            // An iteration costs more than all before it: start one only with time for it.
+            if !solve && budget.is_some_and(|b| self.start.elapsed() >= b.soft / 2) {
+                break;
+            }
+        }
+        if solve && !self.stopped {
+            let deadline_stop = DeadlineStop::new(stop, self.hard_deadline);
+            if let Some((best, exact)) = deadline_stop.run(|flag| game.solve_exact(flag)) {
+                result = SearchResult {
+                    best,
+                    score: exact,
+                    depth: game.exact_size().unwrap_or(0),
+                    exact: true,
+                    nodes: self.nodes,
+                };
+                report(
+                    game,
+                    &Report {
+                        depth: result.depth,
+                        score: exact,
+                        nodes: self.nodes,
+                        elapsed: self.start.elapsed(),
+                        pv: vec![best],
+                        exact: true,
+                    },
+                );
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    fn aspiration(&mut self, game: &mut G, depth: u32, guess: Score, stop: &AtomicBool) -> Score {
+        if depth <= 2 {
+            return self.pvs(game, depth, -INFINITY, INFINITY, 0, stop);
+        }
+        let mut delta = 50;
+        let (mut alpha, mut beta) = (guess - delta, guess + delta);
+        loop {
+            let score = self.pvs(game, depth, alpha, beta, 0, stop);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (alpha - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (beta + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta *= 3;
+        }
+    }
+
+    fn check_limits(&mut self, stop: &AtomicBool) {
+        if stop.load(Ordering::Relaxed)
+            || self.nodes >= self.node_limit
+            || self
+                .hard_deadline
+                .is_some_and(|deadline| Instant::now() >= deadline)
+        {
+            self.stopped = true;
+        }
+    }
+
+    fn pvs(
+        &mut self,
+        game: &mut G,
+        depth: u32,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        stop: &AtomicBool,
+    ) -> Score {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 || self.nodes >= self.node_limit {
+            self.check_limits(stop);
+        }
+        if self.stopped && ply > 0 {
+            return 0;
+        }
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        game.generate_moves(&mut moves);
+        if moves.is_empty() {
+            self.buffers[ply] = moves;
+            return game.final_score();
+        }
+        if depth == 0 || ply >= MAX_PLY {
+            self.buffers[ply] = moves;
+            return game.evaluate();
+        }
+        let key = game.hash();
+        let mut tt_move = None;
+        if let Some(entry) = self.tt.probe(key) {
+            if moves.contains(&entry.best) {
+                tt_move = Some(entry.best);
+            }
+            let is_pv = beta - alpha > 1;
+            if ply > 0 && !is_pv && entry.depth as u32 >= depth {
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => entry.score >= beta,
+                    Bound::Upper => entry.score <= alpha,
+                };
+                if cut {
+                    self.buffers[ply] = moves;
+                    return entry.score;
+                }
+            }
+        }
+        self.order(game, &mut moves, tt_move, ply);
+        let side = game.side_to_move().index();
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = moves[0];
+        for (index, &mv) in moves.iter().enumerate() {
+            let undo = game.make(mv);
+            let score = if index == 0 {
+                -self.pvs(game, depth - 1, -beta, -alpha, ply + 1, stop)
+            } else {
+                let mut score = -self.pvs(game, depth - 1, -alpha - 1, -alpha, ply + 1, stop);
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.pvs(game, depth - 1, -beta, -alpha, ply + 1, stop);
+                }
+                score
+            };
+            game.unmake(mv, undo);
+            if self.stopped {
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = mv;
+                if ply == 0 {
+                    self.root_best = mv;
+                }
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        if !mv.is_pass() {
+                            let killers = &mut self.killers[ply];
+                            if killers[0] != mv {
+                                killers[1] = killers[0];
+                                killers[0] = mv;
+                            }
+                            self.history[side << 16 | mv.square()] += (depth * depth) as i32;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.buffers[ply] = moves;
+        if self.stopped {
+            // Only a root move fully searched before the stop counts.
+            return if best_score == -INFINITY {
+                0
+            } else {
+                best_score
+            };
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score <= original_alpha {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        };
+        self.tt.store(
+            key,
+            TtEntry {
+                best: best_move,
+                score: best_score,
+                depth: depth.min(255) as u8,
+                bound,
+            },
+        );
+        best_score
+    }
+
+    fn order(&mut self, game: &G, moves: &mut [Move], tt_move: Option<Move>, ply: usize) {
+        if moves.len() < 2 {
+            return;
+        }
+        let side = game.side_to_move().index();
+        self.keys.clear();
+        for &mv in moves.iter() {
+            let key = if Some(mv) == tt_move {
+                i32::MAX
+            } else if mv.is_pass() {
+                0
+            } else {
+                let killer = if self.killers[ply][0] == mv {
+                    2_000_000
+                } else if self.killers[ply][1] == mv {
+                    1_000_000
+                } else {
+                    0
+                };
+                killer + game.order_key(mv) * 1000 + self.history[side << 16 | mv.square()].min(999)
+            };
+            self.keys.push(key);
+        }
+        // Insertion sort, highest key first: lists are short.
+        for i in 1..moves.len() {
+            let (mv, key) = (moves[i], self.keys[i]);
+            let mut j = i;
+            while j > 0 && self.keys[j - 1] < key {
+                moves[j] = moves[j - 1];
+                self.keys[j] = self.keys[j - 1];
+                j -= 1;
+            }
+            moves[j] = mv;
+            self.keys[j] = key;
+        }
+    }
+
+    fn principal_variation(&self, game: &G, max_len: usize) -> Vec<Move> {
+        let mut game = game.clone();
+        let mut pv = Vec::new();
+        while pv.len() < max_len {
+            let Some(entry) = self.tt.probe(game.hash()) else {
+                break;
+            };
+            if !game.is_legal(entry.best) {
+                break;
+            }
+            pv.push(entry.best);
+            game.make(entry.best);
+        }
+        pv
+    }
+}
+
+/// The largest exact solve worth starting with this much time (`None`: no clock).
+fn solve_limit(hard: Option<Duration>) -> u32 {
+    match hard {
+        None => 16,
+        Some(t) if t >= Duration::from_secs(20) => 22,
+        Some(t) if t >= Duration::from_secs(5) => 20,
+        Some(t) if t >= Duration::from_secs(1) => 18,
+        Some(t) if t >= Duration::from_millis(200) => 16,
+        Some(_) => 12,
+    }
+}
+
+/// A stop flag that is also raised at a deadline, for solvers that only watch a flag.
+struct DeadlineStop<'a> {
+    outer: &'a AtomicBool,
+    deadline: Option<Instant>,
+}
+
+impl<'a> DeadlineStop<'a> {
+    fn new(outer: &'a AtomicBool, deadline: Option<Instant>) -> DeadlineStop<'a> {
+        DeadlineStop { outer, deadline }
+    }
+
+    fn run<T: Send>(&self, work: impl FnOnce(&AtomicBool) -> T + Send) -> T {
+        let flag = AtomicBool::new(false);
+        let done = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while !done.load(Ordering::Relaxed) {
+                    if self.outer.load(Ordering::Relaxed)
+                        || self.deadline.is_some_and(|d| Instant::now() >= d)
+                    {
+                        flag.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            });
+            let result = work(&flag);
+            done.store(true, Ordering::Relaxed);
+            result
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::othello::{Othello, Rule};
+    use rand::{Rng, SeedableRng};
+
+    /// Plain negamax to a fixed depth with the same leaf scores.
+    fn negamax<G: SearchGame>(game: &mut G, depth: u32) -> Score {
+        let mut moves = Vec::new();
+        game.generate_moves(&mut moves);
+        if moves.is_empty() {
+            return game.final_score();
+        }
+        if depth == 0 {
+            return game.evaluate();
+        }
+        let mut best = -INFINITY;
+        for mv in moves {
+            let undo = game.make(mv);
+            best = best.max(-negamax(game, depth - 1));
+            game.unmake(mv, undo);
+        }
+        best
+    }
+
+    #[test]
+    fn search_scores_equal_plain_negamax() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let stop = AtomicBool::new(false);
+        for (size, rule) in [(8, Rule::Normal), (6, Rule::Misere), (8, Rule::Misere)] {
+            for _ in 0..12 {
+                let mut game = Othello::new(size, rule).unwrap();
+                let mut moves = Vec::new();
+                for _ in 0..rng.random_range(0..(size * size - 10)) {
+                    game.generate_moves(&mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    game.make(moves[rng.random_range(0..moves.len())]);
+                }
+                if game.outcome().is_some() {
+                    continue;
+                }
+                let tt = Arc::new(TranspositionTable::new(1));
+                let mut searcher = Searcher::new(tt);
+                for depth in 1..=4 {
+                    let limits = Limits {
+                        depth: Some(depth),
+                        ..Limits::default()
+                    };
+                    let result = searcher.think(&game, &limits, &stop, &mut |_, _| {});
+                    if result.exact {
+                        continue;
+                    }
+                    let expected = negamax(&mut game.clone(), depth);
+                    assert_eq!(
+                        result.score,
+                        expected,
+                        "{} depth {depth}",
+                        game.to_board_string()
+                    );
+                    let mut after = game.clone();
+                    assert!(after.is_legal(result.best));
+                    after.make(result.best);
+                    assert_eq!(
+                        -negamax(&mut after, depth - 1),
+                        expected,
+                        "best move {:?}",
+                        result.best
+                    );
+                }
+            }
+        }
+    }
+}
