@@ -1,0 +1,331 @@
+//! The binary through its stdin/stdout: framing, bad input, fuzzing, stop and quit.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+
+fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_arbor"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// Runs a whole script and returns its replies (each without its closing empty line);
+/// checks that every command line got exactly one framed reply and the exit was clean.
+fn run(script: &[u8], commands: usize) -> Vec<String> {
+    let mut child = spawn(&["--seed", "5"]);
+    let mut stdin = child.stdin.take().unwrap();
+    let data = script.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&data);
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).expect("replies are UTF-8");
+    assert!(
+        stdout.is_empty() || stdout.ends_with("\n\n"),
+        "unterminated: {stdout:?}"
+    );
+    let replies: Vec<String> = stdout
+        .split_terminator("\n\n")
+        .map(|reply| {
+            let reply = reply.strip_prefix('\n').unwrap_or(reply);
+            let body = reply
+                .lines()
+                .find(|line| !line.starts_with("info "))
+                .unwrap_or("");
+            assert!(
+                body.starts_with('=') || body.starts_with('?'),
+                "bad reply {reply:?}"
+            );
+            reply.to_string()
+        })
+        .collect();
+    assert_eq!(replies.len(), commands, "{stdout}");
+    replies
+}
+
+#[test]
+fn bad_input_gets_an_error_and_changes_nothing() {
+    let long = format!("move {}\n", "a".repeat(3 << 20));
+    let bad: Vec<Vec<u8>> = vec![
+        b"frobnicate".to_vec(),
+        b"move".to_vec(),
+        b"move z9".to_vec(),
+        b"move d4".to_vec(),
+        b"move pass".to_vec(),
+        b"move d3 c4".to_vec(),
+        b"setboard XO X".to_vec(),
+        format!("setboard {}Q X", "-".repeat(63)).into_bytes(),
+        format!("setboard {} purple", "-".repeat(64)).into_bytes(),
+        b"newgame othello size=5".to_vec(),
+        b"newgame othello size=99999999999999999999999".to_vec(),
+        b"newgame othello rule=fast".to_vec(),
+        b"newgame go".to_vec(),
+        b"perft 99999999999999999999".to_vec(),
+        b"perft x".to_vec(),
+        b"go time -5".to_vec(),
+        b"go depth".to_vec(),
+        b"go nodes 1e9".to_vec(),
+        b"set player wise".to_vec(),
+        b"set seed -1".to_vec(),
+        b"set hash 0".to_vec(),
+        b"set level 61".to_vec(),
+        b"set".to_vec(),
+        b"undo 2".to_vec(),
+        b"\xff\xfe\x00binary".to_vec(),
+        b"\x00\x01\x02".to_vec(),
+        long.trim_end().as_bytes().to_vec(),
+        b"clear everything".to_vec(),
+        b"99999999999999999999999 ping".to_vec(),
+    ];
+    let mut script = b"move d3\nshow\n".to_vec();
+    for line in &bad {
+        script.extend_from_slice(line);
+        script.extend_from_slice(b"\nshow\n");
+    }
+    let replies = run(&script, 2 + 2 * bad.len());
+    let board = &replies[1];
+    for (index, line) in bad.iter().enumerate() {
+        let reply = &replies[2 + 2 * index];
+        assert!(
+            reply.starts_with("? "),
+            "{:?} got {reply}",
+            String::from_utf8_lossy(&line[..line.len().min(40)])
+        );
+        assert!(!reply.contains("panicked"));
+        assert_eq!(
+            &replies[3 + 2 * index],
+            board,
+            "state changed by {:?}",
+            String::from_utf8_lossy(&line[..line.len().min(40)])
+        );
+    }
+    assert!(replies[2 + 2 * (bad.len() - 3)].contains("line too long"));
+}
+
+#[test]
+fn a_game_to_the_end_with_passes() {
+    let full = format!("{}O-", "X".repeat(62));
+    let script = format!(
+        "newgame othello size=4\nmoves\nmove b1\nmove 2,0\nundo\nundo\nundo\nnewgame othello\nsetboard {full} white\nmoves\nmove h8\nmove pass\nstatus\nmove h8\nstatus\nmoves\ngo\nmove a1\n"
+    );
+    let replies = run(script.as_bytes(), 18);
+    assert_eq!(replies[1], "= b1 a2 d3 c4");
+    assert_eq!(replies[2], "=");
+    assert_eq!(replies[3], "=");
+    assert_eq!(replies[4], "= c1");
+    assert_eq!(replies[5], "= b1");
+    assert_eq!(replies[6], "? no move to undo");
+    assert_eq!(replies[8], "=");
+    assert_eq!(replies[9], "= pass");
+    assert!(
+        replies[10].starts_with("? illegal move h8"),
+        "{}",
+        replies[10]
+    );
+    assert_eq!(replies[11], "=");
+    assert_eq!(replies[12], "= playing black");
+    assert_eq!(replies[13], "=");
+    assert_eq!(replies[14], "= over black 64 0");
+    assert_eq!(replies[15], "=");
+    assert!(replies[16].starts_with("? go: the game is over"));
+    assert!(replies[17].contains("the game is over"));
+}
+
+#[test]
+fn ids_comments_crlf_and_seeded_players() {
+    let script = b"# comment\n\n7 ping\r\n8 moves\r\nset player random\nset seed 3\ngo\ngo\ngo\nnewgame\nset seed 3\ngo\ngo\ngo\n";
+    let replies = run(script, 12);
+    assert_eq!(replies[0], "=7 pong");
+    assert_eq!(replies[1], "=8 d3 c4 f5 e6");
+    assert_eq!(replies[4..7], replies[9..12]);
+}
+
+#[test]
+fn fuzzed_lines_each_get_one_reply() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(99);
+    let words = [
+        "move",
+        "undo",
+        "moves",
+        "status",
+        "show",
+        "setboard",
+        "newgame",
+        "othello",
+        "reversi",
+        "size=4",
+        "size=6",
+        "rule=misere",
+        "set",
+        "player",
+        "random",
+        "greedy",
+        "seed",
+        "ping",
+        "help",
+        "stop",
+        "go",
+        "depth",
+        "1",
+        "nodes",
+        "10",
+        "time",
+        "perft",
+        "2",
+        "d3",
+        "pass",
+        "c4",
+        "3,2",
+        "-1",
+        "99999999999999999999",
+        "X",
+        "O",
+        "white",
+        "solve",
+        "clear",
+        "hash",
+        "level",
+    ];
+    let mut script = b"set player random\n".to_vec();
+    let mut commands = 1;
+    for _ in 0..3000 {
+        let mut line = Vec::new();
+        for _ in 0..rng.random_range(1..5) {
+            match rng.random_range(0..10) {
+                0 => line.extend(
+                    (0..rng.random_range(1..20))
+                        .map(|_| rng.random::<u8>())
+                        .filter(|&b| b != b'\n'),
+                ),
+                1 => line.extend(std::iter::repeat_n(b'x', rng.random_range(0..5000))),
+                _ => line.extend_from_slice(words[rng.random_range(0..words.len())].as_bytes()),
+            }
+            line.push(b' ');
+        }
+        // Only short searches: this test is about framing.
+        let text = String::from_utf8_lossy(&line).to_string();
+        let first = text.split_whitespace().next().unwrap_or("");
+        if matches!(first, "perft" | "go" | "solve") {
+            continue;
+        }
+        let trimmed = text.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        script.extend_from_slice(&line);
+        script.push(b'\n');
+        commands += 1;
+    }
+    let replies = run(&script, commands);
+    assert!(replies.iter().all(|reply| !reply.contains("panicked")));
+}
+
+fn reader(child: &mut Child) -> Receiver<String> {
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let (lines, received) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stdout.lines() {
+            if lines.send(line.unwrap()).is_err() {
+                return;
+            }
+        }
+    });
+    received
+}
+
+fn reply(lines: &Receiver<String>, within: Duration) -> String {
+    let deadline = Instant::now() + within;
+    let mut reply = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let line = lines
+            .recv_timeout(left)
+            .unwrap_or_else(|_| panic!("no reply within {within:?}: {reply:?}"));
+        if line.is_empty() {
+            return reply.join("\n");
+        }
+        if !line.starts_with("info ") {
+            reply.push(line);
+        }
+    }
+}
+
+fn send(stdin: &mut ChildStdin, line: &str) {
+    stdin.write_all(line.as_bytes()).unwrap();
+    stdin.write_all(b"\n").unwrap();
+    stdin.flush().unwrap();
+}
+
+#[test]
+fn stop_and_quit_act_at_once() {
+    let mut child = spawn(&[]);
+    let lines = reader(&mut child);
+    let mut stdin = child.stdin.take().unwrap();
+    send(&mut stdin, "ping");
+    assert_eq!(reply(&lines, Duration::from_secs(10)), "= pong");
+    send(&mut stdin, "perft 15");
+    send(&mut stdin, "moves");
+    std::thread::sleep(Duration::from_millis(200));
+    send(&mut stdin, "stop");
+    assert_eq!(
+        reply(&lines, Duration::from_secs(2)),
+        "? perft stopped before it finished"
+    );
+    assert_eq!(reply(&lines, Duration::from_secs(2)), "= d3 c4 f5 e6");
+    assert_eq!(reply(&lines, Duration::from_secs(2)), "=");
+
+    send(&mut stdin, "go movetime 600000");
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    send(&mut stdin, "stop");
+    let moved = reply(&lines, Duration::from_secs(2));
+    let latency = asked.elapsed();
+    assert!(
+        ["= d3", "= c4", "= f5", "= e6"].contains(&moved.as_str()),
+        "{moved}"
+    );
+    assert!(
+        latency < Duration::from_millis(500),
+        "stop took {latency:?}"
+    );
+    assert_eq!(reply(&lines, Duration::from_secs(2)), "=");
+
+    send(&mut stdin, "perft 16");
+    std::thread::sleep(Duration::from_millis(100));
+    send(&mut stdin, "quit");
+    assert_eq!(
+        reply(&lines, Duration::from_secs(2)),
+        "? perft stopped before it finished"
+    );
+    assert_eq!(reply(&lines, Duration::from_secs(2)), "=");
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "no exit after quit"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn end_of_input_still_answers_a_running_go() {
+    let replies = run(b"go depth 3\n", 1);
+    assert!(
+        ["= d3", "= c4", "= f5", "= e6"]
+            .iter()
+            .any(|m| replies[0].ends_with(m)),
+        "{replies:?}"
+    );
+}
