@@ -14,11 +14,23 @@ use super::stability::stable_discs;
 /// Below this many empties no transposition table is used.
 const TABLE_MIN_EMPTIES: u32 = 9;
 /// From this many empties on, moves are ordered by the opponent's replies (fastest first).
-const FASTEST_FIRST_MIN_EMPTIES: u32 = 6;
+const FASTEST_FIRST_MIN_EMPTIES: u32 = 5;
+/// From this many empties on, children are probed for a cutoff before any is searched.
+const ETC_MIN_EMPTIES: u32 = 12;
 /// From this many empties on, stable discs bound the score.
 const STABILITY_MIN_EMPTIES: u32 = 7;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// Empty squares next to `discs`: where the other side may later get moves.
+fn neighbours(discs: u64) -> u64 {
+    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
+    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let east = (discs << 1) & NOT_A;
+    let west = (discs >> 1) & NOT_H;
+    let row = discs | east | west;
+    east | west | (row << 8) | (row >> 8)
+}
 
 /// The final margin for `player` when the game ends with these discs.
 #[inline]
@@ -251,7 +263,11 @@ impl Context<'_> {
             }
             return -self.search(opponent, player, -beta, -alpha, empties);
         }
-        if empties >= STABILITY_MIN_EMPTIES && !self.solver.misere {
+        // Stable discs are at most all the opponent's discs: test only when that could cut.
+        if empties >= STABILITY_MIN_EMPTIES
+            && !self.solver.misere
+            && alpha >= self.solver.squares - 2 * opponent.count_ones() as i32
+        {
             // The opponent's stable discs cap what the side to move can reach.
             let stable = stable_discs(opponent, player, board).count_ones() as i32;
             let ceiling = self.solver.squares - 2 * stable;
@@ -284,6 +300,21 @@ impl Context<'_> {
         }
         let original_alpha = alpha;
         let list = self.ordered_moves(player, opponent, moves, empties, table_move);
+        if empties >= ETC_MIN_EMPTIES {
+            // Enhanced transposition cutoff: a child already known to be bad enough for
+            // the opponent ends this node without a search.
+            for &(_, square, flipped) in &list.moves[..list.len] {
+                let child_player = opponent ^ flipped;
+                let child_opponent = player | flipped | square_bit(square as usize);
+                let entry = self.solver.table[self.solver.slot(child_player, child_opponent)];
+                if entry.used && entry.player == child_player && entry.opponent == child_opponent {
+                    let score = -(entry.upper as i32);
+                    if score >= beta {
+                        return score;
+                    }
+                }
+            }
+        }
         let mut best_score = i32::MIN;
         let mut best_move = list.moves[0].1;
         for &(_, square, flipped) in &list.moves[..list.len] {
@@ -356,10 +387,15 @@ impl Context<'_> {
         for square in Squares(moves) {
             let flipped = flips(square, player, opponent);
             let bit = square_bit(square);
+            let (child_player, child_opponent) = (opponent ^ flipped, player | flipped | bit);
             let mut key = if empties >= FASTEST_FIRST_MIN_EMPTIES {
-                let replies = legal_moves(opponent ^ flipped, player | flipped | bit, board);
-                -(16 * replies.count_ones() as i32 + 8 * (replies & CORNERS).count_ones() as i32)
+                // Fewest replies first (corners count double), then the fewest empty
+                // squares next to our discs; weights from runs on FFO #40-#44.
+                let replies = legal_moves(child_player, child_opponent, board);
+                let potential = (neighbours(child_opponent) & empty & !bit).count_ones() as i32;
+                -16 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32
                     + 4 * (bit & CORNERS != 0) as i32
+                    - 4 * potential
             } else {
                 0
             };
