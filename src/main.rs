@@ -37,6 +37,20 @@ enum Commands {
         #[arg(long, short)]
         depth: u32,
     },
+    /// Fits the Othello evaluation weights by least squares and prints them.
+    Tune {
+        /// normal (labels from WTHOR games) or misere (labels from self-play).
+        #[arg(long, default_value = "normal")]
+        rule: String,
+        /// Directory of WTHOR `<moves> <diff>` files (for --rule normal).
+        #[arg(long)]
+        wthor: Option<std::path::PathBuf>,
+        /// Self-play games to generate (for --rule misere).
+        #[arg(long, default_value_t = 3000)]
+        selfplay: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Solves every position of an OBF file exactly and checks the listed scores.
     Solve {
         /// OBF file: `<64 cells> <side>; MOVE:+score; ...` per line.
@@ -92,6 +106,18 @@ fn main() -> ExitCode {
             .variant()
             .map(|variant| variant.visit(PerftReport { depth: *depth })),
         Some(Commands::Solve { file, hash_bits }) => solve(file, *hash_bits),
+        Some(Commands::Tune {
+            rule,
+            wthor,
+            selfplay,
+            seed,
+        }) => rule
+            .parse::<arbor::game::othello::Rule>()
+            .map_err(|e| e.to_string())
+            .and_then(|rule| {
+                arbor::cli::tune::tune(rule, wthor.as_deref(), *selfplay, *seed, &mut io::stdout())
+                    .map(|_| ())
+            }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,42 +3,53 @@
 //! count late in the game, with weights that move with the game's phase. Misère has its
 //! own weights: corners anchor discs that can never be given away, so they hurt there.
 //!
-//! The weights are a first hand-set version; `Weights` is the seam where tuned or
-//! pattern-based evaluations plug in.
+//! `features` is the seam where a tuner or a pattern-based evaluation plugs in.
 
 use std::sync::LazyLock;
 
 use super::bitboard::{legal_moves, square_bit};
+use super::stability::stable_discs;
 use super::{Othello, Rule};
 
-/// Weights at the start (index 0) and at the end (index 1) of the game, centi-discs.
-#[derive(Clone, Copy, Debug)]
-pub struct Weights {
-    pub mobility: [i32; 2],
-    pub frontier: [i32; 2],
-    pub corner: [i32; 2],
-    pub x_square: [i32; 2],
-    pub c_square: [i32; 2],
-    pub discs: [i32; 2],
-}
+/// The features, each from the side to move's view (own minus opponent's).
+pub const FEATURES: [&str; 8] = [
+    "mobility",
+    "frontier",
+    "corners",
+    "x_squares",
+    "c_squares",
+    "stable",
+    "parity",
+    "discs",
+];
 
-pub const NORMAL: Weights = Weights {
-    mobility: [90, 40],
-    frontier: [30, 10],
-    corner: [800, 400],
-    x_square: [-350, -100],
-    c_square: [-120, -40],
-    discs: [-10, 60],
-};
+/// Weights per feature at the start (index 0) and at the end (index 1) of the game, in
+/// centi-discs; the weight in between is the linear blend by the share of filled squares.
+pub type Weights = [[i32; 2]; FEATURES.len()];
 
-pub const MISERE: Weights = Weights {
-    mobility: [90, 40],
-    frontier: [20, 5],
-    corner: [-300, -200],
-    x_square: [150, 50],
-    c_square: [40, 10],
-    discs: [15, -60],
-};
+/// Fitted by `arbor tune --rule normal` on the WTHOR games (see README.md).
+pub const NORMAL: Weights = [
+    [101, 320],
+    [-3, 5],
+    [1057, 3],
+    [-958, -43],
+    [-97, -178],
+    [259, 73],
+    [78, 140],
+    [-138, 13],
+];
+
+/// Fitted by `arbor tune --rule misere` on self-play games (see README.md).
+pub const MISERE: Weights = [
+    [32, 4],
+    [5, 63],
+    [-1009, -202],
+    [-118, 101],
+    [242, 35],
+    [-96, -40],
+    [-90, -120],
+    [-5, -25],
+];
 
 /// Corners with their diagonal (X) and edge (C) neighbours, per board size.
 struct Geometry {
@@ -84,22 +95,35 @@ fn neighbours(discs: u64) -> u64 {
     east | west | (row << 8) | (row >> 8)
 }
 
-pub fn evaluate(game: &Othello) -> i32 {
+/// Feature values and the phase (filled squares, all squares) of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    pub values: [i32; FEATURES.len()],
+    pub filled: i32,
+    pub squares: i32,
+}
+
+impl Features {
+    /// The evaluation these features get under `weights`.
+    pub fn score(&self, weights: &Weights) -> i32 {
+        let (early, late) = (self.squares - self.filled, self.filled);
+        let mut total = 0;
+        for (value, pair) in self.values.iter().zip(weights) {
+            total += value * (pair[0] * early + pair[1] * late);
+        }
+        total / self.squares
+    }
+}
+
+pub fn features(game: &Othello) -> Features {
     let (player, opponent, board) = (game.player(), game.opponent(), game.board());
-    let weights = match game.rule() {
-        Rule::Normal => &NORMAL,
-        Rule::Misere => &MISERE,
-    };
     let geometry = &GEOMETRY[board_index(board)];
     let empty = board & !(player | opponent);
     let squares = board.count_ones() as i32;
-    // Phase 0 at the start, `squares` at the end.
-    let filled = squares - empty.count_ones() as i32;
-    let blend = |pair: [i32; 2]| (pair[0] * (squares - filled) + pair[1] * filled) / squares;
+    let empties = empty.count_ones() as i32;
 
     let own_moves = legal_moves(player, opponent, board).count_ones() as i32;
     let other_moves = legal_moves(opponent, player, board).count_ones() as i32;
-    let mobility = own_moves - other_moves;
     let frontier = (neighbours(opponent) & empty).count_ones() as i32
         - (neighbours(player) & empty).count_ones() as i32;
     let corners = (player & geometry.corners).count_ones() as i32
@@ -116,13 +140,36 @@ pub fn evaluate(game: &Othello) -> i32 {
             c_squares += (player & c).count_ones() as i32 - (opponent & c).count_ones() as i32;
         }
     }
+    let stable = stable_discs(player, opponent, board).count_ones() as i32
+        - stable_discs(opponent, player, board).count_ones() as i32;
+    // With an odd number of empties the side to move gets the last move.
+    let parity = if empties % 2 == 1 { 1 } else { -1 };
     let discs = player.count_ones() as i32 - opponent.count_ones() as i32;
-    blend(weights.mobility) * mobility
-        + blend(weights.frontier) * frontier
-        + blend(weights.corner) * corners
-        + blend(weights.x_square) * x_squares
-        + blend(weights.c_square) * c_squares
-        + blend(weights.discs) * discs
+    Features {
+        values: [
+            own_moves - other_moves,
+            frontier,
+            corners,
+            x_squares,
+            c_squares,
+            stable,
+            parity,
+            discs,
+        ],
+        filled: squares - empties,
+        squares,
+    }
+}
+
+pub fn weights(rule: Rule) -> &'static Weights {
+    match rule {
+        Rule::Normal => &NORMAL,
+        Rule::Misere => &MISERE,
+    }
+}
+
+pub fn evaluate(game: &Othello) -> i32 {
+    features(game).score(weights(game.rule()))
 }
 
 fn board_index(board: u64) -> usize {
@@ -156,10 +203,11 @@ mod tests {
     }
 
     #[test]
-    fn start_position_is_balanced() {
+    fn start_position_is_balanced_but_for_parity() {
         for size in [4, 6, 8] {
             let game = Othello::new(size, Rule::Normal).unwrap();
-            assert_eq!(evaluate(&game), 0, "size {size}");
+            let features = features(&game);
+            assert_eq!(features.values, [0, 0, 0, 0, 0, 0, -1, 0], "size {size}");
         }
     }
 }

@@ -1,0 +1,334 @@
+//! `arbor tune`: fits the Othello evaluation weights by least squares.
+//!
+//! Each sampled position gives the evaluation's feature values and a label, the final disc
+//! margin of its game from the side to move's view. The model is the evaluation itself:
+//! every feature has a start and an end weight, blended by the share of filled squares, so
+//! the fit is linear in the 2 x features weights. Normal-rule labels come from the WTHOR
+//! tournament games; misère labels from self-play games of the engine (random openings,
+//! shallow searches), so repeating the procedure refines the misère weights.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use crate::game::othello::eval::{FEATURES, Features, Weights, features, weights};
+use crate::game::othello::{Othello, Rule};
+use crate::game::{Game, Move};
+use crate::limits::Limits;
+use crate::search::tt::TranspositionTable;
+use crate::search::{SearchGame, Searcher};
+
+const PARAMETERS: usize = 2 * FEATURES.len();
+
+/// Positions with fewer empties are left out: the solver plays them.
+const MIN_EMPTIES: u32 = 8;
+/// One game in this many is kept apart to measure the fit.
+const HOLDOUT_EVERY: usize = 10;
+
+/// Normal equations of the least-squares fit, and the held-out positions.
+struct Fit {
+    normal: [[f64; PARAMETERS]; PARAMETERS],
+    target: [f64; PARAMETERS],
+    samples: usize,
+    holdout: Vec<(Features, f64)>,
+}
+
+fn row(features: &Features) -> [f64; PARAMETERS] {
+    let late = features.filled as f64 / features.squares as f64;
+    let mut row = [0.0; PARAMETERS];
+    for (k, &value) in features.values.iter().enumerate() {
+        row[2 * k] = value as f64 * (1.0 - late);
+        row[2 * k + 1] = value as f64 * late;
+    }
+    row
+}
+
+impl Fit {
+    fn new() -> Fit {
+        Fit {
+            normal: [[0.0; PARAMETERS]; PARAMETERS],
+            target: [0.0; PARAMETERS],
+            samples: 0,
+            holdout: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, features: Features, label: f64, holdout: bool) {
+        if holdout {
+            self.holdout.push((features, label));
+            return;
+        }
+        let row = row(&features);
+        for i in 0..PARAMETERS {
+            for j in 0..PARAMETERS {
+                self.normal[i][j] += row[i] * row[j];
+            }
+            self.target[i] += row[i] * label;
+        }
+        self.samples += 1;
+    }
+
+    /// Solves the normal equations (with a little ridge for features that never vary).
+    fn solve(&self) -> Weights {
+        let mut a = self.normal;
+        let mut b = self.target;
+        let ridge = 1e-6 * (0..PARAMETERS).map(|i| a[i][i]).sum::<f64>().max(1.0);
+        for (i, line) in a.iter_mut().enumerate() {
+            line[i] += ridge;
+        }
+        for col in 0..PARAMETERS {
+            let pivot = (col..PARAMETERS)
+                .max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))
+                .unwrap();
+            a.swap(col, pivot);
+            b.swap(col, pivot);
+            let pivot_row = a[col];
+            let pivot_target = b[col];
+            for (r, line) in a.iter_mut().enumerate() {
+                if r != col && pivot_row[col] != 0.0 {
+                    let factor = line[col] / pivot_row[col];
+                    for (cell, &p) in line.iter_mut().zip(&pivot_row).skip(col) {
+                        *cell -= factor * p;
+                    }
+                    b[r] -= factor * pivot_target;
+                }
+            }
+        }
+        let mut weights = [[0; 2]; FEATURES.len()];
+        for (k, pair) in weights.iter_mut().enumerate() {
+            for (phase, weight) in pair.iter_mut().enumerate() {
+                let i = 2 * k + phase;
+                *weight = if a[i][i] == 0.0 {
+                    0
+                } else {
+                    (b[i] / a[i][i]).round() as i32
+                };
+            }
+        }
+        weights
+    }
+
+    /// Root mean square error in discs on the held-out positions.
+    fn holdout_error(&self, weights: &Weights) -> f64 {
+        let total: f64 = self
+            .holdout
+            .iter()
+            .map(|(features, label)| {
+                let error = (features.score(weights) as f64 - label) / 100.0;
+                error * error
+            })
+            .sum();
+        (total / self.holdout.len().max(1) as f64).sqrt()
+    }
+}
+
+/// Positions of one game with the mover's share of the final result.
+fn add_game(fit: &mut Fit, positions: &[(Features, bool)], black_margin: f64, holdout: bool) {
+    for &(features, black_to_move) in positions {
+        let label = if black_to_move {
+            black_margin
+        } else {
+            -black_margin
+        };
+        fit.add(features, 100.0 * label, holdout);
+    }
+}
+
+/// Replays WTHOR lines (`<moves> <black disc difference>`), passes implied.
+fn wthor_games(dir: &Path, fit: &mut Fit) -> Result<usize, String> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "txt"))
+        .filter(|path| !path.to_string_lossy().contains("incomplete"))
+        .collect();
+    files.sort();
+    let mut games = 0;
+    let mut positions = Vec::with_capacity(64);
+    for file in files {
+        let text =
+            std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+        'games: for line in text.lines() {
+            let Some((moves, diff)) = line.split_once(' ') else {
+                continue;
+            };
+            let Ok(diff) = diff.trim().trim_start_matches('+').parse::<i32>() else {
+                continue;
+            };
+            let mut game = Othello::standard();
+            positions.clear();
+            for chunk in moves.as_bytes().chunks(2) {
+                let Ok(name) = std::str::from_utf8(chunk) else {
+                    continue 'games;
+                };
+                let Ok(mv) = game.parse_move(name) else {
+                    continue 'games;
+                };
+                if !game.is_legal(mv) && game.is_legal(Move::PASS) {
+                    game.make(Move::PASS);
+                }
+                if !game.is_legal(mv) {
+                    continue 'games;
+                }
+                if game.empties().count_ones() >= MIN_EMPTIES {
+                    positions.push((
+                        features(&game),
+                        game.side_to_move() == crate::game::Side::Black,
+                    ));
+                }
+                game.make(mv);
+            }
+            add_game(fit, &positions, diff as f64, games % HOLDOUT_EVERY == 0);
+            games += 1;
+        }
+    }
+    Ok(games)
+}
+
+/// Self-play games: random opening plies, then depth-2 searches with some random moves.
+fn selfplay_games(rule: Rule, count: usize, seed: u64, fit: &mut Fit) -> usize {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let stop = AtomicBool::new(false);
+    let mut searcher = Searcher::new(Arc::new(TranspositionTable::new(16)));
+    let limits = Limits {
+        depth: Some(2),
+        ..Limits::default()
+    };
+    let mut moves = Vec::new();
+    let mut positions = Vec::with_capacity(64);
+    for index in 0..count {
+        let mut game = Othello::new(8, rule).expect("8x8");
+        positions.clear();
+        let mut ply = 0;
+        loop {
+            game.generate_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            if game.empties().count_ones() >= MIN_EMPTIES && ply >= 6 {
+                positions.push((
+                    features(&game),
+                    game.side_to_move() == crate::game::Side::Black,
+                ));
+            }
+            let mv = if ply < 6 || rng.random_range(0..10) == 0 {
+                moves[rng.random_range(0..moves.len())]
+            } else {
+                searcher.think(&game, &limits, &stop, &mut |_, _| {}).best
+            };
+            game.make(mv);
+            ply += 1;
+        }
+        let black_score = game.final_score() as f64 / 100.0
+            * if game.side_to_move() == crate::game::Side::Black {
+                1.0
+            } else {
+                -1.0
+            };
+        add_game(fit, &positions, black_score, index % HOLDOUT_EVERY == 0);
+    }
+    count
+}
+
+/// Runs the fit and prints the weights as eval.rs takes them, with the held-out error of
+/// the current and the fitted weights.
+pub fn tune(
+    rule: Rule,
+    wthor: Option<&Path>,
+    selfplay: usize,
+    seed: u64,
+    out: &mut impl std::io::Write,
+) -> Result<Weights, String> {
+    let mut fit = Fit::new();
+    let games = match (rule, wthor) {
+        (Rule::Normal, Some(dir)) => wthor_games(dir, &mut fit)?,
+        (Rule::Normal, None) => return Err("tune --rule normal needs --wthor DIR".into()),
+        (Rule::Misere, _) => selfplay_games(rule, selfplay, seed, &mut fit),
+    };
+    let fitted = fit.solve();
+    let io = |e: std::io::Error| e.to_string();
+    writeln!(
+        out,
+        "{games} games, {} positions fitted, {} held out",
+        fit.samples,
+        fit.holdout.len()
+    )
+    .map_err(io)?;
+    writeln!(
+        out,
+        "held-out RMS error: current weights {:.2} discs, fitted {:.2} discs",
+        fit.holdout_error(weights(rule)),
+        fit.holdout_error(&fitted)
+    )
+    .map_err(io)?;
+    writeln!(
+        out,
+        "pub const {}: Weights = [",
+        if rule == Rule::Normal {
+            "NORMAL"
+        } else {
+            "MISERE"
+        }
+    )
+    .map_err(io)?;
+    for (name, pair) in FEATURES.iter().zip(&fitted) {
+        writeln!(out, "    [{}, {}], // {name}", pair[0], pair[1]).map_err(io)?;
+    }
+    writeln!(out, "];").map_err(io)?;
+    Ok(fitted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Labels made by known weights are recovered by the fit.
+    #[test]
+    fn recovers_weights_from_exact_labels() {
+        let truth: Weights = [
+            [50, 20],
+            [10, 0],
+            [400, 300],
+            [-200, -50],
+            [-60, -20],
+            [80, 120],
+            [0, 90],
+            [-5, 70],
+        ];
+        let mut fit = Fit::new();
+        let mut rng = StdRng::seed_from_u64(1);
+        let mut moves = Vec::new();
+        for game_index in 0..300 {
+            let mut game = Othello::standard();
+            loop {
+                game.generate_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let f = features(&game);
+                // Exact linear labels (before the integer division of `score`).
+                let label: f64 = row(&f)
+                    .iter()
+                    .zip(truth.iter().flatten())
+                    .map(|(x, &w)| x * w as f64)
+                    .sum();
+                fit.add(f, label, game_index % 10 == 0);
+                game.make(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        let fitted = fit.solve();
+        for (k, (got, want)) in fitted.iter().zip(&truth).enumerate() {
+            for phase in 0..2 {
+                assert!(
+                    (got[phase] - want[phase]).abs() <= 2,
+                    "{} {got:?} vs {want:?}",
+                    FEATURES[k]
+                );
+            }
+        }
+        assert!(fit.holdout_error(&fitted) < 0.05);
+    }
+}
