@@ -116,7 +116,11 @@ impl Features {
 }
 
 pub fn features(game: &Othello) -> Features {
-    let (player, opponent, board) = (game.player(), game.opponent(), game.board());
+    disc_features(game.player(), game.opponent(), game.board())
+}
+
+/// `features` on bare bitboards (`player` to move).
+pub fn disc_features(player: u64, opponent: u64, board: u64) -> Features {
     let geometry = &GEOMETRY[board_index(board)];
     let empty = board & !(player | opponent);
     let squares = board.count_ones() as i32;
