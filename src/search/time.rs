@@ -30,7 +30,14 @@ pub fn budget(limits: &Limits, moves_left: u32) -> Option<Budget> {
         // those moves plus a reserve of a few.
         let reserve = (MOVE_OVERHEAD * (moves_left + 1)).min(time / 2);
         let usable = time - reserve;
-        let share = usable / (moves_left.max(1) + 3) + inc * 3 / 4;
+        // The middle game gets more than its share: that is where games are decided;
+        // the opening and the solved endgame need less.
+        let weight = match moves_left {
+            0..8 => 8,
+            8..22 => 13,
+            _ => 9,
+        };
+        let share = usable / (moves_left.max(1) + 3) * weight / 10 + inc * 3 / 4;
         let hard = (share * 3).min(usable / 4 + inc / 2);
         Budget {
             soft: share.min(hard),
