@@ -14,6 +14,8 @@ use super::stability::stable_discs;
 
 /// Below this many empties no transposition table is used.
 const TABLE_MIN_EMPTIES: u32 = 9;
+/// Up to this many empties, squares are tried directly without a move list.
+const FEW_EMPTIES: u32 = 4;
 /// From this many empties on, moves are ordered by the opponent's replies (fastest first).
 const FASTEST_FIRST_MIN_EMPTIES: u32 = 5;
 /// From this many empties on, children are probed for a cutoff before any is searched.
@@ -108,7 +110,33 @@ impl Solver {
         rule: Rule,
         stop: &AtomicBool,
     ) -> Option<Solution> {
-        self.solve_window(player, opponent, board, rule, -64, 64, stop)
+        // Win, loss or draw first: the cheapest question, and the first answer to have.
+        let wld = self.solve_window(player, opponent, board, rule, -1, 1, stop)?;
+        if wld.score == 0 {
+            return Some(wld);
+        }
+        // Then narrow the margin with null-window probes; each reuses the table.
+        let (mut low, mut high) = if wld.score > 0 {
+            (wld.score, 64)
+        } else {
+            (-64, wld.score)
+        };
+        let mut best = if wld.score > 0 { wld.best } else { None };
+        while low < high {
+            let probe = low + (high - low + 1) / 2;
+            let bound = self.solve_window(player, opponent, board, rule, probe - 1, probe, stop)?;
+            if bound.score >= probe {
+                low = bound.score;
+                best = bound.best;
+            } else {
+                high = bound.score;
+            }
+        }
+        if best.is_none() && legal_moves(player, opponent, board) != 0 {
+            // Every move reaches the worst score: any legal move is best.
+            best = Squares(legal_moves(player, opponent, board)).next();
+        }
+        Some(Solution { score: low, best })
     }
 
     /// Like `solve` within (`alpha`, `beta`): the score is exact inside the window and a
@@ -251,7 +279,7 @@ impl Context<'_> {
         mut beta: i32,
         empties: u32,
     ) -> i32 {
-        if empties <= 3 {
+        if empties <= FEW_EMPTIES {
             return self.search_few(player, opponent, alpha, beta, empties);
         }
         self.solver.nodes += 1;
@@ -384,12 +412,7 @@ impl Context<'_> {
         };
         let board = self.solver.board;
         let empty = board & !(player | opponent);
-        let odd_quadrants = self
-            .solver
-            .quadrants
-            .iter()
-            .filter(|&&quad| (quad & empty).count_ones() & 1 == 1)
-            .fold(0u64, |odd, &quad| odd | quad);
+        let odd_quadrants = self.odd_quadrants(empty);
         for square in Squares(moves) {
             let flipped = flips(square, player, opponent);
             let bit = square_bit(square);
@@ -429,6 +452,18 @@ impl Context<'_> {
         list
     }
 
+    /// The quadrants holding an odd number of empty squares.
+    #[inline]
+    fn odd_quadrants(&self, empty: u64) -> u64 {
+        let mut odd = 0;
+        for &quad in &self.solver.quadrants {
+            if (quad & empty).count_ones() & 1 == 1 {
+                odd |= quad;
+            }
+        }
+        odd
+    }
+
     /// The last few empties: no move list, squares tried directly, odd quadrants first.
     fn search_few(
         &mut self,
@@ -443,8 +478,10 @@ impl Context<'_> {
         if empties == 1 {
             return self.last_square(player, opponent, empty.trailing_zeros() as usize);
         }
+        // Squares alone in their quadrant region first (parity).
+        let odd = self.odd_quadrants(empty);
         let mut best_score = i32::MIN;
-        for square in Squares(empty) {
+        for square in Squares(empty & odd).chain(Squares(empty & !odd)) {
             let flipped = flips(square, player, opponent);
             if flipped == 0 {
                 continue;
