@@ -245,3 +245,73 @@ fn illegal_moves_are_rejected() {
     }
     assert!(game.is_legal(game.parse_move("D3").unwrap()));
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A position reached by following `choices` (each picks among the legal moves).
+    fn reach(size: usize, rule: Rule, choices: &[u8]) -> (Othello, Plain) {
+        let mut game = Othello::new(size, rule).unwrap();
+        let mut plain = Plain::new(size);
+        let mut moves = Vec::new();
+        for &choice in choices {
+            game.generate_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[choice as usize % moves.len()];
+            plain.play(game.field_index(mv));
+            game.make(mv);
+        }
+        (game, plain)
+    }
+
+    proptest! {
+        #[test]
+        fn make_unmake_restores_position_and_hash(
+            size in prop::sample::select(vec![4usize, 6, 8]),
+            misere in any::<bool>(),
+            choices in prop::collection::vec(any::<u8>(), 0..60),
+        ) {
+            let rule = if misere { Rule::Misere } else { Rule::Normal };
+            let (mut game, _) = reach(size, rule, &choices);
+            let before = game.clone();
+            let mut moves = Vec::new();
+            game.generate_moves(&mut moves);
+            for mv in moves {
+                let undo = game.make(mv);
+                game.unmake(mv, undo);
+                prop_assert_eq!(&game, &before);
+                prop_assert_eq!(game.hash(), before.hash());
+            }
+        }
+
+        #[test]
+        fn generated_moves_are_exactly_the_reference_moves(
+            size in prop::sample::select(vec![4usize, 6, 8]),
+            choices in prop::collection::vec(any::<u8>(), 0..60),
+        ) {
+            let (game, plain) = reach(size, Rule::Normal, &choices);
+            prop_assert_eq!(arbor_moves(&game), plain.moves());
+        }
+
+        #[test]
+        fn random_boards_agree_with_the_reference(
+            cells in prop::collection::vec(prop::sample::select(vec!['X', 'O', '-']), 36),
+            white in any::<bool>(),
+        ) {
+            let text: String = cells.iter().collect();
+            let side = if white { Side::White } else { Side::Black };
+            let mut game = Othello::new(6, Rule::Normal).unwrap();
+            game.set_board(&text, side).unwrap();
+            let plain = Plain {
+                size: 6,
+                cells: cells.iter().map(|&c| match c { 'X' => 1, 'O' => 2, _ => 0 }).collect(),
+                to_move: if white { 2 } else { 1 },
+            };
+            prop_assert_eq!(arbor_moves(&game), plain.moves());
+            prop_assert_eq!(game.to_board_string(), format!("{text} {}", if white { 'O' } else { 'X' }));
+        }
+    }
+}
