@@ -2,6 +2,7 @@
 
 pub mod cli;
 pub mod game;
+pub mod harness;
 pub mod limits;
 pub mod players;
 pub mod protocol;

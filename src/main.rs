@@ -37,6 +37,9 @@ enum Commands {
         #[arg(long, short)]
         depth: u32,
     },
+    /// Plays engines against each other (two: a match; more: a round robin), as referee
+    /// and clock, and prints results, Elo and SPRT.
+    Match(Box<MatchArgs>),
     /// Fits the Othello evaluation weights by least squares and prints them.
     Tune {
         /// normal (labels from WTHOR games) or misere (labels from self-play).
@@ -59,6 +62,50 @@ enum Commands {
         #[arg(long, default_value_t = 22)]
         hash_bits: u32,
     },
+}
+
+#[derive(Args)]
+struct MatchArgs {
+    /// An engine: `--engine name=NAME cmd="COMMAND ARGS"` (two or more).
+    #[arg(long = "engine", num_args = 1.., action = clap::ArgAction::Append, required = true)]
+    engines: Vec<String>,
+    #[command(flatten)]
+    game: GameArgs,
+    /// Seconds per side per game, with an optional increment: `300`, `60+1`, `0.5+0.05`.
+    #[arg(long)]
+    tc: Option<String>,
+    /// Fixed milliseconds per move.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Fixed search depth per move.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Fixed node count per move.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Openings file: a move sequence (`f5d6c3`) or `<cells> <side>` per line.
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    /// Random openings of this many plies (seeded by --seed).
+    #[arg(long)]
+    random_openings: Option<usize>,
+    /// How many openings to play (each twice, colours swapped) per pairing.
+    #[arg(long, default_value_t = 1)]
+    rounds: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at the same time (1 is best for timing on two cores).
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Appends one text line per finished game.
+    #[arg(long)]
+    records: Option<std::path::PathBuf>,
+    /// Appends each finished Othello game in GGF.
+    #[arg(long)]
+    ggf: Option<std::path::PathBuf>,
+    /// Sequential test: `--sprt elo0=0 elo1=10 alpha=0.05 beta=0.05` (two engines).
+    #[arg(long, num_args = 1..)]
+    sprt: Option<Vec<String>>,
 }
 
 #[derive(Args)]
@@ -106,6 +153,7 @@ fn main() -> ExitCode {
             .variant()
             .map(|variant| variant.visit(PerftReport { depth: *depth })),
         Some(Commands::Solve { file, hash_bits }) => solve(file, *hash_bits),
+        Some(Commands::Match(args)) => run_match(args),
         Some(Commands::Tune {
             rule,
             wthor,
@@ -126,6 +174,125 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn run_match(args: &MatchArgs) -> Result<(), String> {
+    use arbor::harness::engine::Setup;
+    use arbor::harness::referee::TimeControl;
+    use arbor::harness::{EngineSpec, MatchConfig, random_openings, read_openings, run_match};
+    use std::time::Duration;
+
+    ctrlc::set_handler(|| {
+        arbor::harness::engine::kill_all_engines();
+        std::process::exit(130);
+    })
+    .map_err(|e| e.to_string())?;
+    let variant = args.game.variant()?;
+    // Each `name=` starts an engine; its `cmd=` runs to the next `name=`.
+    let mut specs: Vec<String> = Vec::new();
+    for word in &args.engines {
+        match specs.last_mut() {
+            Some(spec) if !word.starts_with("name=") => {
+                spec.push(' ');
+                spec.push_str(word);
+            }
+            _ => specs.push(word.clone()),
+        }
+    }
+    let mut engines = Vec::new();
+    for spec in specs {
+        let name = spec
+            .strip_prefix("name=")
+            .and_then(|rest| rest.split_whitespace().next())
+            .ok_or_else(|| format!("--engine '{spec}': expected name=NAME cmd=COMMAND"))?;
+        let command = spec
+            .split_once("cmd=")
+            .map(|(_, command)| command.trim().to_string())
+            .filter(|command| !command.is_empty())
+            .ok_or_else(|| format!("--engine '{spec}': missing cmd=COMMAND"))?;
+        engines.push(EngineSpec {
+            name: name.to_string(),
+            command,
+        });
+    }
+    let seconds = |text: &str| -> Result<Duration, String> {
+        text.parse::<f64>()
+            .ok()
+            .filter(|s| s.is_finite() && *s >= 0.0)
+            .map(Duration::from_secs_f64)
+            .ok_or_else(|| format!("--tc: bad number '{text}'"))
+    };
+    let control = match (&args.tc, args.movetime, args.depth, args.nodes) {
+        (Some(tc), None, None, None) => {
+            let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
+            TimeControl::Clock {
+                base: seconds(base)?,
+                inc: seconds(inc)?,
+            }
+        }
+        (None, Some(ms), None, None) => TimeControl::MoveTime(Duration::from_millis(ms)),
+        (None, None, Some(depth), None) => TimeControl::Depth(depth),
+        (None, None, None, Some(nodes)) => TimeControl::Nodes(nodes),
+        (None, None, None, None) => TimeControl::Clock {
+            base: Duration::from_secs(60),
+            inc: Duration::ZERO,
+        },
+        _ => return Err("give one of --tc, --movetime, --depth, --nodes".into()),
+    };
+    let mut openings: Vec<Setup> = match (&args.openings, args.random_openings) {
+        (Some(path), _) => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            read_openings(&text, variant)?
+        }
+        (None, Some(plies)) => random_openings(variant, args.rounds, plies, args.seed),
+        (None, None) => vec![Setup::Moves(Vec::new())],
+    };
+    if openings.is_empty() {
+        return Err("no openings".into());
+    }
+    let rounds = args.rounds.max(1);
+    openings = (0..rounds)
+        .map(|i| openings[i % openings.len()].clone())
+        .collect();
+    let sprt = match &args.sprt {
+        None => None,
+        Some(words) => {
+            let mut sprt = arbor::harness::stats::Sprt {
+                elo0: 0.0,
+                elo1: 10.0,
+                alpha: 0.05,
+                beta: 0.05,
+            };
+            for word in words.iter().flat_map(|w| w.split_whitespace()) {
+                let (key, value) = word
+                    .split_once('=')
+                    .ok_or_else(|| format!("--sprt: expected key=value, got '{word}'"))?;
+                let value: f64 = value
+                    .parse()
+                    .map_err(|_| format!("--sprt: bad number in '{word}'"))?;
+                match key {
+                    "elo0" => sprt.elo0 = value,
+                    "elo1" => sprt.elo1 = value,
+                    "alpha" => sprt.alpha = value,
+                    "beta" => sprt.beta = value,
+                    _ => return Err(format!("--sprt: unknown '{key}'")),
+                }
+            }
+            Some(sprt)
+        }
+    };
+    let config = MatchConfig {
+        engines,
+        variant,
+        control,
+        openings,
+        concurrency: args.concurrency,
+        records: args.records.clone(),
+        ggf: args.ggf.clone(),
+        sprt,
+    };
+    run_match(&config, &mut io::stdout()).map(|_| ())
 }
 
 fn solve(file: &std::path::Path, hash_bits: u32) -> Result<(), String> {

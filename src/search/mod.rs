@@ -41,6 +41,15 @@ pub trait SearchGame: Game {
     fn solve_exact(&self, _stop: &AtomicBool) -> Option<(Move, Score)> {
         None
     }
+    /// A finished game's result from Black's view for match tables (Othello: the disc
+    /// margin with empty squares to the winner, -64..64).
+    fn match_score(&self) -> i32 {
+        match self.outcome().and_then(|outcome| outcome.winner) {
+            Some(crate::game::Side::Black) => 1,
+            Some(crate::game::Side::White) => -1,
+            None => 0,
+        }
+    }
     /// Formats a score for `info` lines (Othello: discs, `+4.25`).
     fn format_score(&self, score: Score) -> String {
         format!("{score:+}")

@@ -71,6 +71,19 @@ impl SearchGame for Othello {
         Some((best, DISC * solution.score))
     }
 
+    fn match_score(&self) -> i32 {
+        let margin = final_margin(
+            self.discs(crate::game::Side::Black),
+            self.discs(crate::game::Side::White),
+            self.board().count_ones() as i32,
+        );
+        if self.rule() == Rule::Misere {
+            -margin
+        } else {
+            margin
+        }
+    }
+
     fn format_score(&self, score: Score) -> String {
         format!("{:+.2}", score as f64 / DISC as f64)
     }

@@ -1,0 +1,286 @@
+//! Engines as child processes, behind a driver trait so that other protocols (NBoard,
+//! Gomocup) plug in without touching the referee. Every read has a deadline.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// Why an engine could not answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineFailure {
+    /// The process ended or closed its output.
+    Crashed,
+    /// No answer before the deadline; the process was killed.
+    NoAnswer,
+    /// An answer the protocol does not allow.
+    Protocol(String),
+}
+
+impl std::fmt::Display for EngineFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineFailure::Crashed => f.write_str("crashed"),
+            EngineFailure::NoAnswer => f.write_str("stopped answering"),
+            EngineFailure::Protocol(text) => write!(f, "protocol error: {text}"),
+        }
+    }
+}
+
+/// What the referee asks of the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoRequest {
+    Clock { left: Duration, inc: Duration },
+    MoveTime(Duration),
+    Depth(u32),
+    Nodes(u64),
+}
+
+/// One engine in one game, in the engine's own protocol.
+pub trait EngineDriver: Send {
+    fn name(&self) -> &str;
+    /// Starts a game: `game` as `newgame` names it, then the opening moves or position.
+    fn new_game(&mut self, game: &str, setup: &Setup) -> Result<(), EngineFailure>;
+    /// The move the engine chooses (its text), answered before `deadline`.
+    fn go(&mut self, request: GoRequest, deadline: Instant) -> Result<String, EngineFailure>;
+    /// Tells the engine the move its opponent played.
+    fn opponent_moved(&mut self, text: &str) -> Result<(), EngineFailure>;
+    fn quit(&mut self);
+}
+
+/// How a game starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Setup {
+    Moves(Vec<String>),
+    /// `setboard` arguments: cells and side.
+    Board(String),
+}
+
+/// Time allowed for start-up and for commands that need no thought.
+const COMMAND_TIME: Duration = Duration::from_secs(10);
+
+/// Process ids of live engines, killed on Ctrl-C.
+fn live_children() -> &'static Mutex<Vec<u32>> {
+    static CHILDREN: OnceLock<Mutex<Vec<u32>>> = OnceLock::new();
+    CHILDREN.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+/// Kills every engine the harness started (for the Ctrl-C handler).
+pub fn kill_all_engines() {
+    let children = live_children().lock().unwrap_or_else(|p| p.into_inner());
+    for &pid in children.iter() {
+        let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+    }
+}
+
+/// An engine speaking arbor's native protocol on its stdin/stdout.
+pub struct NativeEngine {
+    name: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl NativeEngine {
+    pub fn start(name: &str, command: &str) -> Result<NativeEngine, String> {
+        let words = split_command(command)?;
+        let (program, args) = words.split_first().ok_or("empty engine command")?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start {name} ({command}): {e}"))?;
+        live_children()
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(child.id());
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines() {
+                let Ok(line) = line else { return };
+                if sender.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut engine = NativeEngine {
+            name: name.to_string(),
+            child,
+            stdin,
+            lines,
+        };
+        engine
+            .command("ping", Instant::now() + COMMAND_TIME)
+            .map_err(|e| format!("{name} did not start: {e}"))?;
+        Ok(engine)
+    }
+
+    /// Sends a line and returns the reply's result text (after `= `); `?` replies and
+    /// anything unframed are protocol errors.
+    fn command(&mut self, line: &str, deadline: Instant) -> Result<String, EngineFailure> {
+        if writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .is_err()
+        {
+            return Err(EngineFailure::Crashed);
+        }
+        let mut reply: Option<String> = None;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let text = match self.lines.recv_timeout(left) {
+                Ok(text) => text,
+                Err(RecvTimeoutError::Timeout) => {
+                    self.kill();
+                    return Err(EngineFailure::NoAnswer);
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(EngineFailure::Crashed),
+            };
+            let text = text.trim_end_matches('\r');
+            match (&reply, text) {
+                (None, "") => continue,
+                (None, info) if info.starts_with("info") => continue,
+                (None, first) => reply = Some(first.to_string()),
+                (Some(_), "") => break,
+                (Some(_), _) => {}
+            }
+        }
+        let reply = reply.unwrap_or_default();
+        // `=` or `=<id>`, then the result.
+        let Some(rest) = reply.strip_prefix('=') else {
+            return Err(EngineFailure::Protocol(format!("'{line}' got '{reply}'")));
+        };
+        Ok(rest
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .trim()
+            .to_string())
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl EngineDriver for NativeEngine {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn new_game(&mut self, game: &str, setup: &Setup) -> Result<(), EngineFailure> {
+        let deadline = || Instant::now() + COMMAND_TIME;
+        self.command(&format!("newgame {game}"), deadline())?;
+        match setup {
+            Setup::Moves(moves) => {
+                for text in moves {
+                    self.command(&format!("move {text}"), deadline())?;
+                }
+            }
+            Setup::Board(board) => {
+                self.command(&format!("setboard {board}"), deadline())?;
+            }
+        }
+        Ok(())
+    }
+
+    fn go(&mut self, request: GoRequest, deadline: Instant) -> Result<String, EngineFailure> {
+        let line = match request {
+            GoRequest::Clock { left, inc } => {
+                format!("go time {} inc {}", left.as_millis(), inc.as_millis())
+            }
+            GoRequest::MoveTime(time) => format!("go movetime {}", time.as_millis()),
+            GoRequest::Depth(depth) => format!("go depth {depth}"),
+            GoRequest::Nodes(nodes) => format!("go nodes {nodes}"),
+        };
+        self.command(&line, deadline)
+    }
+
+    fn opponent_moved(&mut self, text: &str) -> Result<(), EngineFailure> {
+        self.command(&format!("move {text}"), Instant::now() + COMMAND_TIME)
+            .map(|_| ())
+    }
+
+    fn quit(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        self.kill();
+    }
+}
+
+impl Drop for NativeEngine {
+    fn drop(&mut self) {
+        if !matches!(self.child.try_wait(), Ok(Some(_))) {
+            self.kill();
+        }
+        let id = self.child.id();
+        live_children()
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|&pid| pid != id);
+    }
+}
+
+/// Splits a command line on spaces, honouring single and double quotes.
+pub fn split_command(command: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut quote = None;
+    let mut started = false;
+    for c in command.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => current.push(c),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                started = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if started {
+                    words.push(std::mem::take(&mut current));
+                    started = false;
+                }
+            }
+            (None, c) => {
+                current.push(c);
+                started = true;
+            }
+        }
+    }
+    if quote.is_some() {
+        return Err(format!("unbalanced quote in '{command}'"));
+    }
+    if started {
+        words.push(current);
+    }
+    Ok(words)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_commands_with_quotes() {
+        assert_eq!(
+            split_command("arbor --player random").unwrap(),
+            ["arbor", "--player", "random"]
+        );
+        assert_eq!(
+            split_command("sh -c 'echo hi; sleep 1'").unwrap(),
+            ["sh", "-c", "echo hi; sleep 1"]
+        );
+        assert_eq!(split_command("a \"\" b").unwrap(), ["a", "", "b"]);
+        assert!(split_command("a 'b").is_err());
+    }
+}

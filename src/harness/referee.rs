@@ -1,0 +1,181 @@
+//! Plays one game between two engines: the referee keeps its own copy of the game
+//! through the library's rules, keeps the clocks and checks every reply.
+
+use std::time::{Duration, Instant};
+
+use super::engine::{EngineDriver, EngineFailure, GoRequest, Setup};
+use crate::game::{Game, Move, Side};
+
+/// How long each side may think.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// Time per side for the whole game, plus an increment per move.
+    Clock {
+        base: Duration,
+        inc: Duration,
+    },
+    MoveTime(Duration),
+    Depth(u32),
+    Nodes(u64),
+}
+
+/// A clock may run this far below zero before the side loses on time: pipes and the
+/// scheduler add latency the engine cannot see.
+pub const TIME_TOLERANCE: Duration = Duration::from_millis(50);
+
+/// Searches limited by depth or nodes still get a deadline.
+const UNTIMED_DEADLINE: Duration = Duration::from_secs(600);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The game reached its end under the rules.
+    Rules,
+    TimeForfeit(Side),
+    Illegal(Side, String),
+    Failure(Side, String),
+}
+
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// `None` for a draw.
+    pub winner: Option<Side>,
+    pub ending: Ending,
+    /// Moves after the setup, as the game names them (passes included).
+    pub moves: Vec<String>,
+    /// Black's final margin as the game scores it (Othello: the exam's disc score,
+    /// -64..64), when the game reached its end.
+    pub black_score: i32,
+    /// The game's status words when it ended under the rules (`over black 40 24`).
+    pub status: String,
+    /// Clock time each side used.
+    pub used: [Duration; 2],
+}
+
+/// Plays `start` after `setup` with `engines[0]` as Black.
+pub fn play_game<G: Game>(
+    mut game: G,
+    game_spec: &str,
+    setup: &Setup,
+    engines: [&mut dyn EngineDriver; 2],
+    control: TimeControl,
+    score_of: impl Fn(&G) -> i32,
+) -> GameRecord {
+    let [black, white] = engines;
+    let mut engines: [&mut dyn EngineDriver; 2] = [black, white];
+    let mut record = GameRecord {
+        winner: None,
+        ending: Ending::Rules,
+        moves: Vec::new(),
+        black_score: 0,
+        status: String::new(),
+        used: [Duration::ZERO; 2],
+    };
+    for (index, engine) in engines.iter_mut().enumerate() {
+        if let Err(failure) = engine.new_game(game_spec, setup) {
+            return forfeit(
+                record,
+                side_of(index),
+                Ending::Failure(side_of(index), failure.to_string()),
+            );
+        }
+    }
+    let mut clocks = match control {
+        TimeControl::Clock { base, .. } => [base; 2],
+        _ => [Duration::MAX; 2],
+    };
+    loop {
+        if let Some(outcome) = game.outcome() {
+            record.winner = outcome.winner;
+            record.black_score = score_of(&game);
+            record.status = format!(
+                "{} {}",
+                outcome.winner.map_or("draw", Side::name),
+                game.status_details()
+            );
+            return record;
+        }
+        let side = game.side_to_move();
+        let index = side.index();
+        let (request, deadline_after) = match control {
+            TimeControl::Clock { inc, .. } => (
+                GoRequest::Clock {
+                    left: clocks[index],
+                    inc,
+                },
+                clocks[index] + TIME_TOLERANCE,
+            ),
+            TimeControl::MoveTime(time) => (GoRequest::MoveTime(time), time + TIME_TOLERANCE),
+            TimeControl::Depth(depth) => (GoRequest::Depth(depth), UNTIMED_DEADLINE),
+            TimeControl::Nodes(nodes) => (GoRequest::Nodes(nodes), UNTIMED_DEADLINE),
+        };
+        let started = Instant::now();
+        let reply = engines[index].go(request, started + deadline_after);
+        let elapsed = started.elapsed();
+        record.used[index] += elapsed;
+        let text = match reply {
+            Ok(text) => text,
+            Err(EngineFailure::NoAnswer)
+                if matches!(
+                    control,
+                    TimeControl::Clock { .. } | TimeControl::MoveTime(_)
+                ) =>
+            {
+                return forfeit(record, side, Ending::TimeForfeit(side));
+            }
+            Err(failure) => {
+                return forfeit(record, side, Ending::Failure(side, failure.to_string()));
+            }
+        };
+        if elapsed > deadline_after {
+            return forfeit(record, side, Ending::TimeForfeit(side));
+        }
+        if let TimeControl::Clock { inc, .. } = control {
+            clocks[index] = clocks[index].saturating_sub(elapsed) + inc;
+        }
+        let mv = match game.parse_move(&text) {
+            Ok(mv) if game.is_legal(mv) => mv,
+            _ => return forfeit(record, side, Ending::Illegal(side, text)),
+        };
+        let name = game.format_move(mv);
+        game.make(mv);
+        record.moves.push(name.clone());
+        if let Err(failure) = engines[1 - index].opponent_moved(&name) {
+            let other = side.opponent();
+            return forfeit(record, other, Ending::Failure(other, failure.to_string()));
+        }
+    }
+}
+
+fn side_of(index: usize) -> Side {
+    if index == 0 { Side::Black } else { Side::White }
+}
+
+fn forfeit(mut record: GameRecord, loser: Side, ending: Ending) -> GameRecord {
+    record.winner = Some(loser.opponent());
+    record.ending = ending;
+    record.black_score = if loser == Side::Black { -64 } else { 64 };
+    record
+}
+
+/// Applies a setup to the referee's game; errors name the bad move or board.
+pub fn apply_setup<G: Game>(game: &mut G, setup: &Setup) -> Result<(), String> {
+    match setup {
+        Setup::Moves(moves) => {
+            for text in moves {
+                let mv: Move = game.parse_move(text).map_err(|e| e.to_string())?;
+                if !game.is_legal(mv) {
+                    return Err(format!("opening move {text} is illegal"));
+                }
+                game.make(mv);
+            }
+            Ok(())
+        }
+        Setup::Board(board) => {
+            let (cells, side) = board
+                .rsplit_once(' ')
+                .ok_or("opening board needs '<cells> <side>'")?;
+            let side = Side::parse(side).ok_or_else(|| format!("bad side '{side}' in opening"))?;
+            game.set_board(cells, side).map_err(|e| e.to_string())
+        }
+    }
+}

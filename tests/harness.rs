@@ -1,0 +1,162 @@
+//! `arbor match` as referee: misbehaving engines are adjudicated, the match finishes, the
+//! records are complete and replay legally, and no engine process is left behind.
+
+use std::process::Command;
+
+use arbor::game::othello::Othello;
+use arbor::game::{Game, Side};
+use arbor::search::SearchGame;
+
+const ARBOR: &str = env!("CARGO_BIN_EXE_arbor");
+
+fn misbehave(mode: &str, at: u32) -> String {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/misbehave.py");
+    format!("python3 {script} {mode} {at} {ARBOR} --player random --seed 3")
+}
+
+struct Outcome {
+    stdout: String,
+    records: String,
+}
+
+fn run_match(second: &str, extra: &[&str]) -> Outcome {
+    let dir = std::env::temp_dir().join(format!(
+        "arbor-harness-{}-{}",
+        std::process::id(),
+        second.len() + extra.len()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let records = dir.join(format!("records-{}.txt", rand_suffix(second)));
+    let _ = std::fs::remove_file(&records);
+    let output = Command::new(ARBOR)
+        .args([
+            "match",
+            "--engine",
+            "name=good",
+            &format!("cmd={ARBOR} --player random --seed 1"),
+        ])
+        .args(["--engine", "name=bad", &format!("cmd={second}")])
+        .args(["--records", records.to_str().unwrap()])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Outcome {
+        stdout: String::from_utf8(output.stdout).unwrap(),
+        records: std::fs::read_to_string(&records).unwrap_or_default(),
+    }
+}
+
+fn rand_suffix(text: &str) -> u64 {
+    text.bytes().fold(1469598103934665603u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(1099511628211)
+    })
+}
+
+fn no_leftover(marker: &str) {
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let ps = Command::new("ps").args(["-eo", "args"]).output().unwrap();
+    let listing = String::from_utf8_lossy(&ps.stdout);
+    let left: Vec<&str> = listing
+        .lines()
+        .filter(|line| line.contains(marker) && !line.contains("ps -eo"))
+        .collect();
+    assert!(left.is_empty(), "processes left behind: {left:?}");
+}
+
+fn check_adjudication(mode: &str, at: u32, reason: &str, extra: &[&str]) {
+    let outcome = run_match(&misbehave(mode, at), extra);
+    let lines: Vec<&str> = outcome
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("game "))
+        .collect();
+    assert_eq!(lines.len(), 2, "{}", outcome.stdout);
+    for line in &lines {
+        assert!(line.contains(reason), "{mode}: {line}");
+    }
+    // The bad engine lost both games, the good one won both.
+    let table = outcome
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("good "))
+        .unwrap();
+    let columns: Vec<&str> = table.split_whitespace().collect();
+    assert_eq!(&columns[1..5], ["2", "2", "0", "0"], "{table}");
+    assert_eq!(outcome.records.lines().count(), 2, "{}", outcome.records);
+    no_leftover(&format!("misbehave.py {mode}"));
+}
+
+#[test]
+fn crash_mid_game_loses() {
+    check_adjudication("crash", 3, "crashed", &["--tc", "5"]);
+}
+
+#[test]
+fn illegal_move_loses() {
+    check_adjudication("illegal", 2, "illegal move 'a1'", &["--tc", "5"]);
+}
+
+#[test]
+fn sleeping_past_the_clock_loses_on_time() {
+    check_adjudication("sleep", 2, "lost on time", &["--tc", "1"]);
+}
+
+#[test]
+fn garbage_loses() {
+    check_adjudication("garbage", 2, "protocol error", &["--tc", "5"]);
+}
+
+#[test]
+fn never_answering_loses_and_is_killed() {
+    check_adjudication("silent", 2, "lost on time", &["--tc", "1"]);
+}
+
+/// Real games between built-in players: every record replays legally to its result.
+#[test]
+fn records_replay_to_their_results() {
+    let outcome = run_match(
+        &format!("{ARBOR} --player greedy --seed 2"),
+        &["--tc", "10", "--random-openings", "4", "--rounds", "5"],
+    );
+    let records: Vec<&str> = outcome.records.lines().collect();
+    assert_eq!(records.len(), 10);
+    for line in records {
+        let (head, moves) = line.split_once(" moves ").unwrap();
+        let setup = head.split(" setup ").nth(1).unwrap();
+        let mut game = Othello::standard();
+        for text in setup.split(',').chain(moves.split_whitespace()) {
+            let mv = game.parse_move(text).unwrap();
+            assert!(game.is_legal(mv), "{text} in {line}");
+            game.make(mv);
+        }
+        let outcome = game.outcome().expect("recorded games are finished");
+        let result = head
+            .split(" result ")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap();
+        let expected = match outcome.winner {
+            Some(Side::Black) => "1-0",
+            Some(Side::White) => "0-1",
+            None => "1/2-1/2",
+        };
+        assert_eq!(result, expected, "{line}");
+        let score: i32 = head
+            .split(" score ")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(score, game.match_score(), "{line}");
+    }
+}
