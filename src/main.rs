@@ -40,6 +40,20 @@ enum Commands {
     /// Plays engines against each other (two: a match; more: a round robin), as referee
     /// and clock, and prints results, Elo and SPRT.
     Match(Box<MatchArgs>),
+    /// Play against the engine (or another person) at the terminal.
+    Play {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Your colour: black, white, both (two people) or none (watch the engine).
+        #[arg(long, default_value = "black")]
+        color: String,
+        /// A fixed search depth for the engine instead of its clock.
+        #[arg(long)]
+        level: Option<u32>,
+        /// The engine's clock for the whole game, in seconds.
+        #[arg(long, default_value_t = 300.0)]
+        time: f64,
+    },
     /// Fits the Othello evaluation weights by least squares and prints them.
     Tune {
         /// normal (labels from WTHOR games) or misere (labels from self-play).
@@ -154,6 +168,12 @@ fn main() -> ExitCode {
             .map(|variant| variant.visit(PerftReport { depth: *depth })),
         Some(Commands::Solve { file, hash_bits }) => solve(file, *hash_bits),
         Some(Commands::Match(args)) => run_match(args),
+        Some(Commands::Play {
+            game,
+            color,
+            level,
+            time,
+        }) => play(game, color, *level, *time),
         Some(Commands::Tune {
             rule,
             wthor,
@@ -174,6 +194,44 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn play(game: &GameArgs, color: &str, level: Option<u32>, time: f64) -> Result<(), String> {
+    use arbor::cli::play::{PlaySettings, PlayTerminal};
+    let humans = match color.to_ascii_lowercase().as_str() {
+        "black" | "b" | "x" => [true, false],
+        "white" | "w" | "o" => [false, true],
+        "both" => [true, true],
+        "none" => [false, false],
+        _ => {
+            return Err(format!(
+                "--color must be black, white, both or none, not '{color}'"
+            ));
+        }
+    };
+    if !(time.is_finite() && time > 0.0) {
+        return Err(format!(
+            "--time must be a positive number of seconds, not {time}"
+        ));
+    }
+    let settings = PlaySettings {
+        humans,
+        engine_time: level
+            .is_none()
+            .then(|| std::time::Duration::from_secs_f64(time)),
+        depth: level,
+    };
+    let variant = game.variant()?;
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let mut output = io::stdout();
+    variant
+        .visit(PlayTerminal {
+            settings,
+            input: &mut input,
+            output: &mut output,
+        })
+        .map_err(|e| e.to_string())
 }
 
 fn run_match(args: &MatchArgs) -> Result<(), String> {
