@@ -425,7 +425,8 @@ fn solve_limit(hard: Option<Duration>) -> u32 {
         Some(t) if t >= Duration::from_secs(5) => 20,
         Some(t) if t >= Duration::from_secs(1) => 18,
         Some(t) if t >= Duration::from_millis(200) => 16,
-        Some(_) => 12,
+        Some(t) if t >= Duration::from_millis(50) => 14,
+        Some(_) => 10,
     }
 }
 

@@ -14,8 +14,11 @@ pub const DISC: Score = 100;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
-/// log2 of the endgame table's entries for a move's exact solve (24 bytes each).
-const SOLVER_TABLE_BITS: u32 = 21;
+/// log2 of the endgame table's entries (24 bytes each) for a solve with this many
+/// empties: small solves must not pay for clearing a big table, which no stop can cut.
+fn solver_table_bits(empties: u32) -> u32 {
+    (empties + 2).clamp(10, 22)
+}
 
 impl SearchGame for Othello {
     fn evaluate(&self) -> Score {
@@ -56,7 +59,7 @@ impl SearchGame for Othello {
     }
 
     fn solve_exact(&self, stop: &AtomicBool) -> Option<(Move, Score)> {
-        let mut solver = Solver::new(SOLVER_TABLE_BITS);
+        let mut solver = Solver::new(solver_table_bits(self.empties().count_ones()));
         let solution = solver.solve(
             self.player(),
             self.opponent(),
