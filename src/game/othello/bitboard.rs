@@ -41,6 +41,17 @@ fn fill_both_ways(player: u64, opponent: u64, shift: u32) -> u64 {
     (up << shift) | (down >> shift)
 }
 
+/// Squares next to `discs` in any direction (frontier and potential mobility).
+#[inline]
+pub fn neighbours(discs: u64) -> u64 {
+    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
+    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let east = (discs << 1) & NOT_A;
+    let west = (discs >> 1) & NOT_H;
+    let row = discs | east | west;
+    east | west | (row << 8) | (row >> 8)
+}
+
 /// Rays from each square: `[square][direction]`, directions 0..4 run toward higher bits
 /// (E, SW, S, SE), 4..8 toward lower bits (W, NE, N, NW). Each ray holds the squares
 /// after the origin up to the 8x8 edge.

@@ -8,7 +8,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::Rule;
-use super::bitboard::{Squares, flips, legal_moves, square_bit};
+use super::bitboard::{Squares, flips, legal_moves, neighbours, square_bit};
 use super::eval::{Weights, disc_features, weights};
 use super::stability::stable_discs;
 
@@ -26,16 +26,6 @@ const EVAL_ORDER_MIN_EMPTIES: u32 = 12;
 const STABILITY_MIN_EMPTIES: u32 = 7;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
-
-/// Empty squares next to `discs`: where the other side may later get moves.
-fn neighbours(discs: u64) -> u64 {
-    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
-    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let east = (discs << 1) & NOT_A;
-    let west = (discs >> 1) & NOT_H;
-    let row = discs | east | west;
-    east | west | (row << 8) | (row >> 8)
-}
 
 /// The final margin for `player` when the game ends with these discs.
 #[inline]
@@ -237,9 +227,26 @@ impl Context<'_> {
             return (score, None);
         }
         let list = self.ordered_moves(player, opponent, moves, empties, None);
+        let (best_score, best_move) =
+            self.search_moves(player, opponent, &list, alpha, beta, empties);
+        if self.stopped {
+            return (0, None);
+        }
+        (best_score, Some(best_move as usize))
+    }
+
+    /// Principal-variation search over ordered moves: the best score (fail-soft) and move.
+    fn search_moves(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        list: &MoveList,
+        mut alpha: i32,
+        beta: i32,
+        empties: u32,
+    ) -> (i32, u8) {
         let mut best_score = i32::MIN;
-        let mut best_move = list.moves[0].1 as usize;
-        let mut alpha = alpha;
+        let mut best_move = list.moves[0].1;
         for &(_, square, flipped) in &list.moves[..list.len] {
             let next_player = opponent ^ flipped;
             let next_opponent = player | flipped | square_bit(square as usize);
@@ -254,11 +261,11 @@ impl Context<'_> {
                 score
             };
             if self.stopped {
-                return (0, None);
+                return (0, best_move);
             }
             if score > best_score {
                 best_score = score;
-                best_move = square as usize;
+                best_move = square;
                 if score > alpha {
                     alpha = score;
                     if alpha >= beta {
@@ -267,7 +274,7 @@ impl Context<'_> {
                 }
             }
         }
-        (best_score, Some(best_move))
+        (best_score, best_move)
     }
 
     /// Negamax alpha-beta, fail-soft, with `empties` empty squares.
@@ -349,34 +356,10 @@ impl Context<'_> {
                 }
             }
         }
-        let mut best_score = i32::MIN;
-        let mut best_move = list.moves[0].1;
-        for &(_, square, flipped) in &list.moves[..list.len] {
-            let next_player = opponent ^ flipped;
-            let next_opponent = player | flipped | square_bit(square as usize);
-            let score = if best_score == i32::MIN {
-                -self.search(next_player, next_opponent, -beta, -alpha, empties - 1)
-            } else {
-                let mut score =
-                    -self.search(next_player, next_opponent, -alpha - 1, -alpha, empties - 1);
-                if score > alpha && score < beta {
-                    score = -self.search(next_player, next_opponent, -beta, -score, empties - 1);
-                }
-                score
-            };
-            if self.stopped {
-                return 0;
-            }
-            if score > best_score {
-                best_score = score;
-                best_move = square;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
+        let (best_score, best_move) =
+            self.search_moves(player, opponent, &list, alpha, beta, empties);
+        if self.stopped {
+            return 0;
         }
         if use_table {
             let (lower, upper) = if best_score >= beta {

@@ -7,7 +7,7 @@
 
 use std::sync::LazyLock;
 
-use super::bitboard::{legal_moves, square_bit};
+use super::bitboard::{legal_moves, neighbours, square_bit};
 use super::stability::stable_discs;
 use super::{Othello, Rule};
 
@@ -83,16 +83,6 @@ fn geometry(size: usize) -> Geometry {
         x_squares,
         c_squares,
     }
-}
-
-/// Empty squares next to `discs` (what an opponent's frontier offers the side to move).
-fn neighbours(discs: u64) -> u64 {
-    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
-    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let east = (discs << 1) & NOT_A;
-    let west = (discs >> 1) & NOT_H;
-    let row = discs | east | west;
-    east | west | (row << 8) | (row >> 8)
 }
 
 /// Feature values and the phase (filled squares, all squares) of a position.
