@@ -103,9 +103,10 @@ struct MatchArgs {
     /// Random openings of this many plies (seeded by --seed).
     #[arg(long)]
     random_openings: Option<usize>,
-    /// How many openings to play (each twice, colours swapped) per pairing.
-    #[arg(long, default_value_t = 1)]
-    rounds: usize,
+    /// How many openings to play (each twice, colours swapped) per pairing; default: all
+    /// of the openings file, or one.
+    #[arg(long)]
+    rounds: Option<usize>,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Games played at the same time (1 is best for timing on two cores).
@@ -303,13 +304,13 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
                 std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
             read_openings(&text, variant)?
         }
-        (None, Some(plies)) => random_openings(variant, args.rounds, plies, args.seed),
+        (None, Some(plies)) => random_openings(variant, args.rounds.unwrap_or(1), plies, args.seed),
         (None, None) => vec![Setup::Moves(Vec::new())],
     };
     if openings.is_empty() {
         return Err("no openings".into());
     }
-    let rounds = args.rounds.max(1);
+    let rounds = args.rounds.unwrap_or(openings.len()).max(1);
     openings = (0..rounds)
         .map(|i| openings[i % openings.len()].clone())
         .collect();

@@ -160,3 +160,71 @@ fn records_replay_to_their_results() {
         assert_eq!(score, game.match_score(), "{line}");
     }
 }
+
+/// Three engines: every pair meets with both colours; an openings file sets the starts.
+#[test]
+fn round_robin_with_an_openings_file() {
+    let dir = std::env::temp_dir().join(format!("arbor-rr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "# two starts\nf5d6\nc4 e3\n").unwrap();
+    // One time control at a time.
+    let refused = Command::new(ARBOR)
+        .args(["match", "--tc", "5", "--depth", "2"])
+        .args([
+            "--engine",
+            "name=a",
+            &format!("cmd={ARBOR}"),
+            "--engine",
+            "name=b",
+            &format!("cmd={ARBOR}"),
+        ])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let output = Command::new(ARBOR)
+        .args([
+            "match",
+            "--depth",
+            "2",
+            "--openings",
+            openings.to_str().unwrap(),
+        ])
+        .args([
+            "--engine",
+            "name=random",
+            &format!("cmd={ARBOR} --player random --seed 4"),
+        ])
+        .args([
+            "--engine",
+            "name=greedy",
+            &format!("cmd={ARBOR} --player greedy --seed 4"),
+        ])
+        .args([
+            "--engine",
+            "name=search",
+            &format!("cmd={ARBOR} --player search"),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    // 3 pairs x 2 openings x 2 colours.
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("game ")).count(),
+        12,
+        "{stdout}"
+    );
+    for name in ["random", "greedy", "search"] {
+        let row = stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap();
+        assert_eq!(row.split_whitespace().nth(1), Some("8"), "{row}");
+    }
+    assert!(stdout.contains("(black) - ") && stdout.contains("over "));
+}

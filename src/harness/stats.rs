@@ -64,6 +64,8 @@ fn erf(x: f64) -> f64 {
     sign * (1.0 - poly * (-x * x).exp())
 }
 
+const PSEUDO_PAIRS: f64 = 0.25;
+
 /// SPRT settings: H0 says the Elo difference is `elo0`, H1 says `elo1`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
@@ -96,26 +98,21 @@ impl Sprt {
     /// Uses the normal approximation of the pair scores (the generalised SPRT that
     /// fastchess and OpenBench use).
     pub fn llr(&self, pairs: &[u32; 5]) -> f64 {
-        let n: f64 = pairs.iter().map(|&c| c as f64).sum();
-        if n < 2.0 {
+        if pairs.iter().sum::<u32>() < 2 {
             return 0.0;
         }
+        // A quarter of a pseudo-pair in every bin keeps the variance positive when all
+        // pairs end alike (a one-sided match would otherwise never stop).
+        let counts = pairs.map(|c| c as f64 + PSEUDO_PAIRS);
+        let n: f64 = counts.iter().sum();
         let scores = [0.0, 0.25, 0.5, 0.75, 1.0];
-        let mean: f64 = pairs
+        let mean = counts.iter().zip(scores).map(|(c, s)| c * s).sum::<f64>() / n;
+        let variance = counts
             .iter()
             .zip(scores)
-            .map(|(&c, s)| c as f64 * s)
+            .map(|(c, s)| c * (s - mean).powi(2))
             .sum::<f64>()
             / n;
-        let variance: f64 = pairs
-            .iter()
-            .zip(scores)
-            .map(|(&c, s)| c as f64 * (s - mean).powi(2))
-            .sum::<f64>()
-            / n;
-        if variance <= 0.0 {
-            return 0.0;
-        }
         let (mu0, mu1) = (expected_score(self.elo0), expected_score(self.elo1));
         n * (mu1 - mu0) * (2.0 * mean - mu0 - mu1) / (2.0 * variance)
     }
@@ -179,16 +176,20 @@ mod tests {
         let (low, high) = sprt.bounds();
         assert!(close(low, -2.944_439, 1e-5) && close(high, 2.944_439, 1e-5));
         // 100 pairs: 10 x 0, 20 x 0.5, 40 x 1, 20 x 1.5, 10 x 2 points: mean 0.5,
-        // pair scores 0, .25, .5, .75, 1: mean 0.5, variance
-        // (10*.25 + 20*.0625 + 0 + 20*.0625 + 10*.25)/100 = 0.075; LLR -0.13799.
+        // pair scores 0, .25, .5, .75, 1 with a quarter pseudo-pair each: n 101.25, mean
+        // 0.5, variance (10.25*.25*2 + 20.25*.0625*2)/101.25 = 0.0756173; LLR -0.13858.
         let pairs = [10, 20, 40, 20, 10];
         let (mu0, mu1) = (0.5, expected_score(10.0));
-        let expected = 100.0 * (mu1 - mu0) * (1.0 - mu0 - mu1) / (2.0 * 0.075);
+        let variance = (10.25 * 0.25 * 2.0 + 20.25 * 0.0625 * 2.0) / 101.25;
+        let expected = 101.25 * (mu1 - mu0) * (1.0 - mu0 - mu1) / (2.0 * variance);
         assert!(close(sprt.llr(&pairs), expected, 1e-9));
-        assert!(close(sprt.llr(&pairs), -0.137_994, 1e-5));
+        assert!(close(sprt.llr(&pairs), -0.138_578, 1e-5));
         assert!(sprt.llr(&pairs) < 0.0);
         assert_eq!(sprt.verdict(&pairs), SprtVerdict::Continue);
         assert_eq!(sprt.verdict(&[0, 10, 100, 300, 300]), SprtVerdict::H1);
         assert_eq!(sprt.verdict(&[300, 300, 100, 10, 0]), SprtVerdict::H0);
+        // A one-sided match still decides.
+        assert_eq!(sprt.verdict(&[0, 0, 0, 0, 60]), SprtVerdict::H1);
+        assert_eq!(sprt.verdict(&[0, 0, 0, 0, 1]), SprtVerdict::Continue);
     }
 }
