@@ -151,6 +151,7 @@ impl<G: SearchGame> Searcher<G> {
             // A forced move needs no thought when the clock is what limits us.
             return result;
         }
+        self.root_best = moves[0];
         let solve = game.exact_size().is_some_and(|size| {
             limits.depth.is_none() && size <= solve_limit(budget.map(|b| b.hard))
         });
