@@ -228,3 +228,24 @@ fn round_robin_with_an_openings_file() {
     }
     assert!(stdout.contains("(black) - ") && stdout.contains("over "));
 }
+
+/// Ctrl-C (SIGINT to the harness alone) takes the engines down with it.
+#[test]
+fn interrupt_leaves_no_engine_behind() {
+    let marker = "--seed 777";
+    let mut harness = Command::new(ARBOR)
+        .args(["match", "--tc", "60"])
+        .args(["--engine", "name=a", &format!("cmd={ARBOR} {marker}")])
+        .args(["--engine", "name=b", &format!("cmd={ARBOR} {marker}")])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    let status = Command::new("kill")
+        .args(["-INT", &harness.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let _ = harness.wait();
+    no_leftover(&format!("{ARBOR} {marker}"));
+}
