@@ -16,7 +16,7 @@ use crate::search::tt::TranspositionTable;
 
 pub use greedy::Greedy;
 pub use random::RandomMover;
-pub use search::SearchPlayer;
+pub use search::{SearchPlayer, info_line};
 
 /// Chooses moves for one side of one game.
 pub trait Player<G: Game>: Send {

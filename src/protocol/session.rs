@@ -12,8 +12,9 @@ use crate::game::variant::{GameVisitor, Variant};
 use crate::game::{Move, Side};
 use crate::limits::Limits;
 use crate::players::PlayerKind;
+use crate::players::info_line;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Score, SearchGame};
+use crate::search::{Report, Score, SearchGame};
 
 /// What a finished background job reports to the engine loop.
 #[derive(Debug)]
@@ -179,8 +180,22 @@ impl<G: SearchGame> Session for GameSession<G> {
         }
         let game = self.game.clone();
         thread::spawn(move || {
+            let start = Instant::now();
             let solution = game.solve_exact(&job.stop);
-            let _ = job.done.send(JobResult::Solve(solution));
+            if let Some(exact) = &solution {
+                let report = Report {
+                    depth: game.exact_size().unwrap_or(0),
+                    score: exact.score,
+                    nodes: exact.nodes,
+                    elapsed: start.elapsed(),
+                    pv: exact.pv.clone(),
+                    exact: true,
+                };
+                (job.info)(&info_line(&game, &report));
+            }
+            let _ = job.done.send(JobResult::Solve(
+                solution.map(|exact| (exact.pv[0], exact.score)),
+            ));
         });
         Ok(())
     }

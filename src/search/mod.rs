@@ -37,8 +37,8 @@ pub trait SearchGame: Game {
     fn exact_size(&self) -> Option<u32> {
         None
     }
-    /// Solves exactly: the best move and the exact score, or `None` once `stop` is raised.
-    fn solve_exact(&self, _stop: &AtomicBool) -> Option<(Move, Score)> {
+    /// Solves exactly, or returns `None` once `stop` is raised.
+    fn solve_exact(&self, _stop: &AtomicBool) -> Option<Exact> {
         None
     }
     /// A finished game's result from Black's view for match tables (Othello: the disc
@@ -58,6 +58,15 @@ pub trait SearchGame: Game {
     fn format_exact_score(&self, score: Score) -> String {
         self.format_score(score)
     }
+}
+
+/// An exact solve: the score and a proven best line (never empty: its first move is the
+/// best move), and the nodes it took.
+#[derive(Clone, Debug)]
+pub struct Exact {
+    pub score: Score,
+    pub pv: Vec<Move>,
+    pub nodes: u64,
 }
 
 /// One `info` report: a finished iteration or an exact solve.
@@ -191,10 +200,11 @@ impl<G: SearchGame> Searcher<G> {
         }
         if solve && !self.stopped {
             let deadline_stop = DeadlineStop::new(stop, self.hard_deadline);
-            if let Some((best, exact)) = deadline_stop.run(|flag| game.solve_exact(flag)) {
+            if let Some(exact) = deadline_stop.run(|flag| game.solve_exact(flag)) {
+                self.nodes += exact.nodes;
                 result = SearchResult {
-                    best,
-                    score: exact,
+                    best: exact.pv[0],
+                    score: exact.score,
                     depth: game.exact_size().unwrap_or(0),
                     exact: true,
                     nodes: self.nodes,
@@ -203,10 +213,10 @@ impl<G: SearchGame> Searcher<G> {
                     game,
                     &Report {
                         depth: result.depth,
-                        score: exact,
+                        score: exact.score,
                         nodes: self.nodes,
                         elapsed: self.start.elapsed(),
-                        pv: vec![best],
+                        pv: exact.pv,
                         exact: true,
                     },
                 );

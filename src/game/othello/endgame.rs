@@ -129,6 +129,45 @@ impl Solver {
         Some(Solution { score: low, best })
     }
 
+    /// Solves the position and then each position along the best line, so every move of
+    /// the returned line is proven best: up to `length` moves, `None` for a pass.
+    pub fn solve_line(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        board: u64,
+        rule: Rule,
+        length: usize,
+        stop: &AtomicBool,
+    ) -> Option<(i32, Vec<Option<usize>>)> {
+        let root = self.solve(player, opponent, board, rule, stop)?;
+        let (mut player, mut opponent, mut score) = (player, opponent, root.score);
+        let mut line = vec![root.best];
+        let mut best = root.best;
+        while line.len() < length {
+            match best {
+                Some(square) => {
+                    let flipped = flips(square, player, opponent);
+                    (player, opponent) =
+                        (opponent ^ flipped, player | flipped | square_bit(square));
+                }
+                None => (player, opponent) = (opponent, player),
+            }
+            score = -score;
+            if legal_moves(player, opponent, board) == 0
+                && legal_moves(opponent, player, board) == 0
+            {
+                break;
+            }
+            // The true score is known: a window around it finds a move that keeps it.
+            best = self
+                .solve_window(player, opponent, board, rule, score - 1, score + 1, stop)?
+                .best;
+            line.push(best);
+        }
+        Some((root.score, line))
+    }
+
     /// Like `solve` within (`alpha`, `beta`): the score is exact inside the window and a
     /// bound outside it (fail-soft).
     #[allow(clippy::too_many_arguments)]
@@ -559,6 +598,42 @@ mod tests {
             }
             if game.empties().count_ones() == empties && !game.is_over() {
                 return game;
+            }
+        }
+    }
+
+    /// Playing the proven line to the end reaches exactly the solved margin.
+    #[test]
+    fn solved_lines_reach_the_solved_score() {
+        let stop = AtomicBool::new(false);
+        let mut solver = Solver::new(14);
+        for (size, rule) in [(8, Rule::Normal), (6, Rule::Misere), (8, Rule::Misere)] {
+            for seed in 0..20 {
+                let mut game = random_position(size, rule, 10, seed);
+                let mover = game.side_to_move();
+                let (p, o, board) = (game.player(), game.opponent(), game.board());
+                let (score, line) = solver.solve_line(p, o, board, rule, 64, &stop).unwrap();
+                for square in line {
+                    let mv = square.map_or(crate::game::Move::PASS, |sq| {
+                        crate::game::Move::new(sq as u16)
+                    });
+                    assert!(game.is_legal(mv), "{}", game.to_board_string());
+                    game.make(mv);
+                }
+                assert!(game.is_over());
+                let margin = final_margin(
+                    game.discs(mover),
+                    game.discs(mover.opponent()),
+                    (size * size) as i32,
+                );
+                assert_eq!(
+                    if rule == Rule::Misere {
+                        -margin
+                    } else {
+                        margin
+                    },
+                    score
+                );
             }
         }
     }

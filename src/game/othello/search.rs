@@ -7,7 +7,7 @@ use super::bitboard::{flips, legal_moves, square_bit};
 use super::endgame::{Solver, final_margin};
 use super::{Othello, Rule, eval};
 use crate::game::{Game, Move};
-use crate::search::{Score, SearchGame};
+use crate::search::{Exact, Score, SearchGame};
 
 /// Centi-discs per disc.
 pub const DISC: Score = 100;
@@ -19,6 +19,9 @@ const CORNERS: u64 = 0x8100_0000_0000_0081;
 fn solver_table_bits(empties: u32) -> u32 {
     (empties + 2).clamp(10, 22)
 }
+
+/// Moves of the proven best line an exact solve reports.
+const PV_LENGTH: usize = 12;
 
 impl SearchGame for Othello {
     fn evaluate(&self) -> Score {
@@ -58,20 +61,22 @@ impl SearchGame for Othello {
         Some(self.empties().count_ones())
     }
 
-    fn solve_exact(&self, stop: &AtomicBool) -> Option<(Move, Score)> {
-        let mut solver = Solver::new(solver_table_bits(self.empties().count_ones()));
-        let solution = solver.solve(
-            self.player(),
-            self.opponent(),
-            self.board(),
-            self.rule(),
-            stop,
-        )?;
-        let best = solution
-            .best
-            .map_or(Move::PASS, |square| Move::new(square as u16));
-        debug_assert!(self.is_legal(best));
-        Some((best, DISC * solution.score))
+    fn solve_exact(&self, stop: &AtomicBool) -> Option<Exact> {
+        let empties = self.empties().count_ones();
+        let mut solver = Solver::new(solver_table_bits(empties));
+        let (player, opponent, board) = (self.player(), self.opponent(), self.board());
+        let (score, line) =
+            solver.solve_line(player, opponent, board, self.rule(), PV_LENGTH, stop)?;
+        let pv: Vec<Move> = line
+            .iter()
+            .map(|square| square.map_or(Move::PASS, |square| Move::new(square as u16)))
+            .collect();
+        debug_assert!(self.is_legal(pv[0]));
+        Some(Exact {
+            score: DISC * score,
+            pv,
+            nodes: solver.nodes,
+        })
     }
 
     fn match_score(&self) -> i32 {
