@@ -4,6 +4,7 @@
 //! point (or a pass). Game-specific speed (bitboards, incremental pattern counts) stays
 //! behind [`Game`].
 
+pub mod gomoku;
 pub mod notation;
 pub mod othello;
 pub mod perft;
@@ -164,6 +165,11 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
 
     /// Game-specific words for `status` after `over <winner>`, e.g. Othello's disc counts.
     fn status_details(&self) -> String;
+
+    /// Game-specific words for `status` after `playing <side>` (Pente: captures).
+    fn playing_details(&self) -> String {
+        String::new()
+    }
 
     /// Replaces the position from a row-by-row cell string (see protocol.md).
     fn set_board(&mut self, cells: &str, side: Side) -> Result<(), GameError>;

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use super::GameError;
+use super::gomoku::{Config, Family, Gomoku, Opening};
 use super::notation::shorten;
 use super::othello::{self, Othello, Rule};
 use crate::search::SearchGame;
@@ -11,7 +12,12 @@ use crate::search::SearchGame;
 /// A game with its options, as `newgame` and `--game` name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Variant {
-    Othello { size: usize, rule: Rule },
+    Othello {
+        size: usize,
+        rule: Rule,
+    },
+    /// Gomoku, Pente and tic-tac-toe.
+    KInRow(Config),
 }
 
 /// Code that works on any game: `Variant::visit` calls it with the typed start position.
@@ -30,7 +36,7 @@ impl Default for Variant {
 }
 
 impl Variant {
-    pub const GAMES: &'static str = "othello (alias reversi)";
+    pub const GAMES: &'static str = "othello (alias reversi), gomoku, pente or tictactoe";
 
     /// `name` is the game (`othello`, `reversi`), `options` its `key=value` settings.
     pub fn parse<'a>(
@@ -65,6 +71,7 @@ impl Variant {
                 }
                 Ok(Variant::Othello { size, rule })
             }
+            "gomoku" | "pente" | "tictactoe" => parse_k_in_row(name, options),
             _ => Err(GameError(format!(
                 "unknown game '{}': expected {}",
                 shorten(name),
@@ -78,6 +85,9 @@ impl Variant {
             Variant::Othello { size, rule } => {
                 visitor.visit(Othello::new(size, rule).expect("variant sizes are checked"))
             }
+            Variant::KInRow(config) => {
+                visitor.visit(Gomoku::new(config).expect("variant options are checked"))
+            }
         }
     }
 }
@@ -88,8 +98,103 @@ impl fmt::Display for Variant {
             Variant::Othello { size, rule } => {
                 write!(f, "othello size={size} rule={}", rule.name())
             }
+            Variant::KInRow(config) => write!(f, "{config}"),
         }
     }
+}
+
+fn parse_number(key: &str, value: &str) -> Result<usize, GameError> {
+    value
+        .parse::<usize>()
+        .ok()
+        .filter(|&n| n <= 10_000)
+        .ok_or_else(|| GameError(format!("{key} must be a number, not '{}'", shorten(value))))
+}
+
+/// `gomoku [size=N] [rule=freestyle|exact] [opening=center|free]`,
+/// `pente [size=N] [opening=center|tournament|free]`, `tictactoe [size=N] [k=K]`.
+fn parse_k_in_row<'a>(
+    name: &str,
+    options: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Result<Variant, GameError> {
+    let family = match name.to_ascii_lowercase().as_str() {
+        "gomoku" => Family::Gomoku,
+        "pente" => Family::Pente,
+        _ => Family::TicTacToe,
+    };
+    let (mut size, mut exact, mut opening, mut k) = (None, false, None, None);
+    for (key, value) in options {
+        let lower = value.to_ascii_lowercase();
+        match (family, key.to_ascii_lowercase().as_str()) {
+            (_, "size") => size = Some(parse_number("size", value)?),
+            (Family::Gomoku, "rule") => {
+                exact = match lower.as_str() {
+                    "freestyle" | "free" => false,
+                    "exact" | "standard" => true,
+                    _ => {
+                        return Err(GameError(format!(
+                            "gomoku rule must be freestyle or exact, not '{}'",
+                            shorten(value)
+                        )));
+                    }
+                }
+            }
+            (Family::Gomoku | Family::Pente, "opening") => {
+                opening = Some(match lower.as_str() {
+                    "center" | "centre" => Opening::Center,
+                    "free" => Opening::Free,
+                    "tournament" if family == Family::Pente => Opening::Tournament,
+                    _ => {
+                        return Err(GameError(format!(
+                            "{} opening must be {}, not '{}'",
+                            name.to_ascii_lowercase(),
+                            if family == Family::Pente {
+                                "center, tournament or free"
+                            } else {
+                                "center or free"
+                            },
+                            shorten(value)
+                        )));
+                    }
+                })
+            }
+            (Family::TicTacToe, "k") => k = Some(parse_number("k", value)?),
+            _ => {
+                let expected = match family {
+                    Family::Gomoku => "size, rule or opening",
+                    Family::Pente => "size or opening",
+                    Family::TicTacToe => "size or k",
+                };
+                return Err(GameError(format!(
+                    "unknown {} option '{}': expected {expected}",
+                    name.to_ascii_lowercase(),
+                    shorten(key)
+                )));
+            }
+        }
+    }
+    let config = match family {
+        Family::Gomoku | Family::Pente => {
+            let size = size.unwrap_or(if family == Family::Pente { 19 } else { 15 });
+            // Even boards have no centre point: they open freely unless told otherwise.
+            let opening = opening.unwrap_or(if size % 2 == 1 {
+                Opening::Center
+            } else {
+                Opening::Free
+            });
+            if family == Family::Pente {
+                Config::pente(size, opening)
+            } else {
+                Config::gomoku(size, exact, opening)
+            }
+        }
+        Family::TicTacToe => {
+            let size = size.unwrap_or(3);
+            Config::tictactoe(size, k.unwrap_or(size))
+        }
+    };
+    config.validate()?;
+    Ok(Variant::KInRow(config))
 }
 
 #[cfg(test)]
@@ -112,5 +217,40 @@ mod tests {
         assert!(Variant::parse("othello", [("colour", "red")]).is_err());
         assert!(Variant::parse("chess", []).is_err());
         assert_eq!(Variant::default().to_string(), "othello size=8 rule=normal");
+        let parse = |name: &str, options: &[(&'static str, &'static str)]| {
+            Variant::parse(name, options.iter().copied()).map(|v| v.to_string())
+        };
+        assert_eq!(
+            parse("gomoku", &[]).unwrap(),
+            "gomoku size=15 rule=freestyle opening=center"
+        );
+        assert_eq!(
+            parse("Gomoku", &[("size", "20"), ("rule", "exact")]).unwrap(),
+            "gomoku size=20 rule=exact opening=free"
+        );
+        assert_eq!(parse("pente", &[]).unwrap(), "pente size=19 opening=center");
+        assert_eq!(
+            parse("pente", &[("opening", "tournament")]).unwrap(),
+            "pente size=19 opening=tournament"
+        );
+        assert_eq!(parse("tictactoe", &[]).unwrap(), "tictactoe size=3 k=3");
+        assert_eq!(
+            parse("tictactoe", &[("size", "4")]).unwrap(),
+            "tictactoe size=4 k=4"
+        );
+        for (name, options) in [
+            ("gomoku", &[("size", "4")][..]),
+            ("gomoku", &[("size", "100")]),
+            ("gomoku", &[("size", "20"), ("opening", "center")]),
+            ("gomoku", &[("opening", "tournament")]),
+            ("gomoku", &[("rule", "renju")]),
+            ("gomoku", &[("k", "4")]),
+            ("pente", &[("rule", "exact")]),
+            ("tictactoe", &[("size", "3"), ("k", "4")]),
+            ("tictactoe", &[("size", "2")]),
+            ("tictactoe", &[("size", "99999999999999999999")]),
+        ] {
+            assert!(parse(name, options).is_err(), "{name} {options:?}");
+        }
     }
 }

@@ -38,7 +38,8 @@ pub enum Command {
     Show,
     Perft(u32),
     Go(Limits),
-    Solve,
+    /// An optional time limit (`solve movetime <ms>`).
+    Solve(Option<Duration>),
     ClearHash,
     Stop,
     Set {
@@ -94,7 +95,7 @@ pub fn parse_line(line: &str) -> Result<Option<Request>, ParseError> {
         "perft" => parse_perft(args),
         "go" => parse_go(args).map(Command::Go),
         "stop" => no_args(args, "stop", Command::Stop),
-        "solve" => no_args(args, "solve", Command::Solve),
+        "solve" => parse_solve(args),
         "clear" => match args.to_ascii_lowercase().as_str() {
             "hash" => Ok(Command::ClearHash),
             _ => Err(format!("clear: expected 'clear hash', got {}", quote(args))),
@@ -107,6 +108,25 @@ pub fn parse_line(line: &str) -> Result<Option<Request>, ParseError> {
     }
     .map_err(fail)?;
     Ok(Some(Request { id, command }))
+}
+
+fn parse_solve(args: &str) -> Result<Command, String> {
+    match words(args).as_slice() {
+        [] => Ok(Command::Solve(None)),
+        [key, value] if key.eq_ignore_ascii_case("movetime") => {
+            let millis = parse_number(value, "solve movetime")?;
+            if millis > MAX_MILLIS {
+                return Err(format!(
+                    "solve movetime: {millis} ms is too large (at most {MAX_MILLIS})"
+                ));
+            }
+            Ok(Command::Solve(Some(Duration::from_millis(millis))))
+        }
+        _ => Err(format!(
+            "solve: expected nothing or 'movetime <ms>', got {}",
+            quote(args)
+        )),
+    }
 }
 
 fn end(input: &str) -> IResult<&str, &str, ()> {

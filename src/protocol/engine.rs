@@ -243,9 +243,9 @@ impl Engine {
                     }
                 }
             }
-            Command::Solve => {
+            Command::Solve(limit) => {
                 let job = self.start_job(id);
-                match self.session.start_solve(job) {
+                match self.session.start_solve(limit, job) {
                     Ok(()) => return,
                     Err(message) => {
                         self.job = None;
@@ -301,7 +301,7 @@ impl Engine {
             JobResult::Perft { leaves: None, .. } => {
                 Err("perft stopped before it finished".to_string())
             }
-            JobResult::Solve(Some((best, score))) => Ok(self.session.format_solution(best, score)),
+            JobResult::Solve(Some(answer)) => Ok(answer),
             JobResult::Solve(None) => Err("solve stopped before it finished".to_string()),
         };
         self.out.reply(job.id, reply);

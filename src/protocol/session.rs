@@ -2,7 +2,7 @@
 //! behind an object-safe facade, so the engine loop does not know the game type.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -14,7 +14,10 @@ use crate::limits::Limits;
 use crate::players::PlayerKind;
 use crate::players::info_line;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Report, Score, SearchGame};
+use crate::search::{DeadlineStop, Report, SearchGame};
+
+/// How long `solve` looks for a forced win by threats when no limit is given.
+const THREAT_SOLVE_DEFAULT: Duration = Duration::from_secs(10);
 
 /// What a finished background job reports to the engine loop.
 #[derive(Debug)]
@@ -25,8 +28,9 @@ pub enum JobResult {
         leaves: Option<u64>,
         elapsed: Duration,
     },
-    /// `None` when `stop` cut it short.
-    Solve(Option<(Move, Score)>),
+    /// The reply (`<best move> <score>`, or for a threat search `<move> win <plies>
+    /// line <moves>` or `none`); `None` when `stop` cut it short.
+    Solve(Option<String>),
 }
 
 /// How a background job reports back and learns it should stop.
@@ -58,11 +62,10 @@ pub trait Session: Send {
     /// Starts choosing a move in the background; fails at once if the game is over.
     fn start_go(&self, setup: GoSetup, limits: Limits, job: JobContext) -> Result<(), String>;
     fn start_perft(&self, depth: u32, job: JobContext);
-    /// Starts an exact solve in the background; fails at once if the game has no solver
-    /// or is over.
-    fn start_solve(&self, job: JobContext) -> Result<(), String>;
-    /// `<best move> <exact score>` for a finished solve.
-    fn format_solution(&self, best: Move, score: Score) -> String;
+    /// Starts an exact solve (or, where the game has none that fits, a search for a
+    /// forced win by threats) in the background, within `limit` if given; fails at once
+    /// if the game has no solver or is over.
+    fn start_solve(&self, limit: Option<Duration>, job: JobContext) -> Result<(), String>;
     /// Plays the move a `go` job chose and returns its name.
     fn finish_go(&mut self, mv: Move) -> Result<String, String>;
 }
@@ -138,7 +141,14 @@ impl<G: SearchGame> Session for GameSession<G> {
 
     fn status(&self) -> String {
         match self.game.outcome() {
-            None => format!("playing {}", self.game.side_to_move()),
+            None => {
+                let details = self.game.playing_details();
+                if details.is_empty() {
+                    format!("playing {}", self.game.side_to_move())
+                } else {
+                    format!("playing {} {details}", self.game.side_to_move())
+                }
+            }
             Some(outcome) => {
                 let winner = outcome.winner.map_or("draw", Side::name);
                 format!("over {winner} {}", self.game.status_details())
@@ -171,41 +181,68 @@ impl<G: SearchGame> Session for GameSession<G> {
         Ok(())
     }
 
-    fn start_solve(&self, job: JobContext) -> Result<(), String> {
+    fn start_solve(&self, limit: Option<Duration>, job: JobContext) -> Result<(), String> {
         if self.game.outcome().is_some() {
             return Err("solve: the game is over".to_string());
         }
-        if self.game.exact_size().is_none() {
-            return Err(format!("solve: no exact solver for {}", self.game.name()));
+        let exact = self.game.exact_size().is_some();
+        if !exact && !self.game.has_threat_solver() {
+            return Err(format!("solve: no solver for {}", self.game.name()));
         }
         let game = self.game.clone();
         thread::spawn(move || {
             let start = Instant::now();
-            let solution = game.solve_exact(&job.stop);
-            if let Some(exact) = &solution {
+            let limit = limit.or((!exact).then_some(THREAT_SOLVE_DEFAULT));
+            let deadline = limit.map(|limit| start + limit);
+            let solution = DeadlineStop::new(&job.stop, deadline).run(|flag| {
+                if exact {
+                    game.solve_exact(flag)
+                } else {
+                    game.threat_win(flag)
+                }
+            });
+            if let Some(found) = &solution {
                 let report = Report {
-                    depth: game.exact_size().unwrap_or(0),
-                    score: exact.score,
-                    nodes: exact.nodes,
+                    depth: game.exact_size().unwrap_or(found.pv.len() as u32),
+                    score: found.score,
+                    nodes: found.nodes,
                     elapsed: start.elapsed(),
-                    pv: exact.pv.clone(),
+                    pv: found.pv.clone(),
                     exact: true,
                 };
                 (job.info)(&info_line(&game, &report));
             }
-            let _ = job.done.send(JobResult::Solve(
-                solution.map(|exact| (exact.pv[0], exact.score)),
-            ));
+            let stopped = job.stop.load(Ordering::Relaxed);
+            let answer = match solution {
+                Some(found) if exact => Some(format!(
+                    "{} {}",
+                    game.format_move(found.pv[0]),
+                    game.format_exact_score(found.score)
+                )),
+                Some(found) => {
+                    let mut line = game.clone();
+                    let names: Vec<String> = found
+                        .pv
+                        .iter()
+                        .map(|&mv| {
+                            let name = line.format_move(mv);
+                            line.make(mv);
+                            name
+                        })
+                        .collect();
+                    Some(format!(
+                        "{} {} line {}",
+                        names[0],
+                        game.format_exact_score(found.score),
+                        names.join(" ")
+                    ))
+                }
+                None if exact || stopped => None,
+                None => Some("none".to_string()),
+            };
+            let _ = job.done.send(JobResult::Solve(answer));
         });
         Ok(())
-    }
-
-    fn format_solution(&self, best: Move, score: Score) -> String {
-        format!(
-            "{} {}",
-            self.game.format_move(best),
-            self.game.format_exact_score(score)
-        )
     }
 
     fn start_perft(&self, depth: u32, job: JobContext) {

@@ -20,6 +20,35 @@ pub type Score = i32;
 /// Above every evaluation: marks an unset score.
 pub const INFINITY: Score = 1_000_000;
 
+/// A won game, from the winner's view; a win found `n` plies ahead scores `WIN - n`.
+pub const WIN: Score = 500_000;
+/// Scores at least this far out are wins or losses at a known distance.
+pub const WIN_BOUND: Score = WIN - 10_000;
+
+/// A win or loss score seen from `ply` plies higher up keeps its distance from the root.
+#[inline]
+fn win_from_node(score: Score, ply: usize) -> Score {
+    if score >= WIN_BOUND {
+        score - ply as Score
+    } else if score <= -WIN_BOUND {
+        score + ply as Score
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`win_from_node`], for scores stored in the table.
+#[inline]
+fn win_to_node(score: Score, ply: usize) -> Score {
+    if score >= WIN_BOUND {
+        score + ply as Score
+    } else if score <= -WIN_BOUND {
+        score - ply as Score
+    } else {
+        score
+    }
+}
+
 /// What the search needs from a game beyond the rules.
 pub trait SearchGame: Game {
     /// Static evaluation of an unfinished position.
@@ -28,6 +57,20 @@ pub trait SearchGame: Game {
     fn final_score(&self) -> Score;
     /// How many moves the side to move still has to make, for the time manager.
     fn moves_left(&self) -> u32;
+    /// The moves worth searching: a non-empty subset of the legal moves while the game
+    /// goes on (Gomoku: points near stones, or only the answers to a threat).
+    fn search_moves(&self, moves: &mut Vec<Move>) {
+        self.generate_moves(moves)
+    }
+    /// Whether [`SearchGame::threat_win`] looks for forced wins.
+    fn has_threat_solver(&self) -> bool {
+        false
+    }
+    /// A forced win for the side to move by a threat-space search (Gomoku: continuous
+    /// fours, then threes and fours), or `None` when none is found before `stop`.
+    fn threat_win(&self, _stop: &AtomicBool) -> Option<Exact> {
+        None
+    }
     /// Cheap ordering key for a legal move: higher is searched first.
     fn order_key(&self, _mv: Move) -> i32 {
         0
@@ -148,7 +191,7 @@ impl<G: SearchGame> Searcher<G> {
             .clamp(1, MAX_PLY as u32 - 1);
 
         let mut moves = Vec::new();
-        game.generate_moves(&mut moves);
+        game.search_moves(&mut moves);
         let mut result = SearchResult {
             best: moves[0],
             score: 0,
@@ -159,6 +202,26 @@ impl<G: SearchGame> Searcher<G> {
         if moves.len() == 1 && budget.is_some() {
             // A forced move needs no thought when the clock is what limits us.
             return result;
+        }
+        if let Some(exact) = self.threat_search(game, limits, budget, stop) {
+            report(
+                game,
+                &Report {
+                    depth: exact.pv.len() as u32,
+                    score: exact.score,
+                    nodes: self.nodes,
+                    elapsed: self.start.elapsed(),
+                    pv: exact.pv.clone(),
+                    exact: true,
+                },
+            );
+            return SearchResult {
+                best: exact.pv[0],
+                score: exact.score,
+                depth: exact.pv.len() as u32,
+                exact: true,
+                nodes: self.nodes,
+            };
         }
         self.root_best = moves[0];
         let solve = game.exact_size().is_some_and(|size| {
@@ -226,6 +289,28 @@ impl<G: SearchGame> Searcher<G> {
         result
     }
 
+    /// A forced win by threats, searched with a third of the move's time first: it is
+    /// cheaper than the full-width search and certain when it succeeds.
+    fn threat_search(
+        &mut self,
+        game: &G,
+        limits: &Limits,
+        budget: Option<time::Budget>,
+        stop: &AtomicBool,
+    ) -> Option<Exact> {
+        if !game.has_threat_solver() || limits.depth.is_some() {
+            return None;
+        }
+        let budget = budget?;
+        let deadline = self.start + budget.soft / 3;
+        let exact = DeadlineStop::new(stop, Some(deadline)).run(|flag| game.threat_win(flag));
+        if let Some(exact) = &exact {
+            self.nodes += exact.nodes;
+            debug_assert!(game.is_legal(exact.pv[0]));
+        }
+        exact
+    }
+
     fn aspiration(&mut self, game: &mut G, depth: u32, guess: Score, stop: &AtomicBool) -> Score {
         if depth <= 2 {
             return self.pvs(game, depth, -INFINITY, INFINITY, 0, stop);
@@ -276,10 +361,10 @@ impl<G: SearchGame> Searcher<G> {
             return 0;
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
-        game.generate_moves(&mut moves);
+        game.search_moves(&mut moves);
         if moves.is_empty() {
             self.buffers[ply] = moves;
-            return game.final_score();
+            return win_from_node(game.final_score(), ply);
         }
         if depth == 0 || ply >= MAX_PLY {
             self.buffers[ply] = moves;
@@ -293,14 +378,15 @@ impl<G: SearchGame> Searcher<G> {
             }
             let is_pv = beta - alpha > 1;
             if ply > 0 && !is_pv && entry.depth as u32 >= depth {
+                let score = win_from_node(entry.score, ply);
                 let cut = match entry.bound {
                     Bound::Exact => true,
-                    Bound::Lower => entry.score >= beta,
-                    Bound::Upper => entry.score <= alpha,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
                 };
                 if cut {
                     self.buffers[ply] = moves;
-                    return entry.score;
+                    return score;
                 }
             }
         }
@@ -366,7 +452,7 @@ impl<G: SearchGame> Searcher<G> {
             key,
             TtEntry {
                 best: best_move,
-                score: best_score,
+                score: win_to_node(best_score, ply),
                 depth: depth.min(255) as u8,
                 bound,
             },
@@ -442,17 +528,17 @@ fn solve_limit(hard: Option<Duration>) -> u32 {
 }
 
 /// A stop flag that is also raised at a deadline, for solvers that only watch a flag.
-struct DeadlineStop<'a> {
+pub struct DeadlineStop<'a> {
     outer: &'a AtomicBool,
     deadline: Option<Instant>,
 }
 
 impl<'a> DeadlineStop<'a> {
-    fn new(outer: &'a AtomicBool, deadline: Option<Instant>) -> DeadlineStop<'a> {
+    pub fn new(outer: &'a AtomicBool, deadline: Option<Instant>) -> DeadlineStop<'a> {
         DeadlineStop { outer, deadline }
     }
 
-    fn run<T: Send>(&self, work: impl FnOnce(&AtomicBool) -> T + Send) -> T {
+    pub fn run<T: Send>(&self, work: impl FnOnce(&AtomicBool) -> T + Send) -> T {
         let flag = AtomicBool::new(false);
         let done = AtomicBool::new(false);
         std::thread::scope(|scope| {

@@ -1,0 +1,191 @@
+//! Exact solving of small boards (tic-tac-toe, 5x5 Gomoku): alpha-beta over every legal
+//! move with a transposition table. Only provably forced moves are pruned: a point that
+//! wins at once, or blocking the opponent's only winning point.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::Gomoku;
+use super::pattern::Threat;
+use crate::game::{Game, Move};
+use crate::search::{Exact, Score, SearchGame, WIN, WIN_BOUND};
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    /// Distance-free: a win scores `WIN - plies from this node`.
+    score: Score,
+    bound: u8,
+    best: u16,
+}
+
+const LOWER: u8 = 1;
+const UPPER: u8 = 2;
+const EXACT: u8 = 3;
+
+struct Solver<'a> {
+    table: Vec<Entry>,
+    mask: usize,
+    nodes: u64,
+    stop: &'a AtomicBool,
+    stopped: bool,
+    buffers: Vec<Vec<Move>>,
+}
+
+pub(super) fn solve(game: &Gomoku, stop: &AtomicBool) -> Option<Exact> {
+    let bits = 22;
+    let mut solver = Solver {
+        table: vec![Entry::default(); 1 << bits],
+        mask: (1 << bits) - 1,
+        nodes: 0,
+        stop,
+        stopped: false,
+        buffers: vec![Vec::new(); game.empties() as usize + 2],
+    };
+    let mut work = game.clone();
+    let score = solver.negamax(&mut work, -WIN - 1, WIN + 1, 0);
+    if solver.stopped {
+        return None;
+    }
+    let pv = solver.principal_variation(game);
+    Some(Exact {
+        score,
+        pv,
+        nodes: solver.nodes,
+    })
+}
+
+impl Solver<'_> {
+    fn negamax(&mut self, game: &mut Gomoku, mut alpha: Score, beta: Score, ply: usize) -> Score {
+        self.nodes += 1;
+        if self.nodes & 4095 == 0 && self.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return 0;
+        }
+        if game.outcome().is_some() {
+            return game.final_score();
+        }
+        let me = game.side_to_move();
+        if game.threat_count(me, Threat::Five) > 0 {
+            return WIN - 1;
+        }
+        let key = game.hash();
+        let slot = key as usize & self.mask;
+        let entry = self.table[slot];
+        let mut tt_move = None;
+        if entry.key == key && entry.bound != 0 {
+            let cut = match entry.bound {
+                EXACT => true,
+                LOWER => entry.score >= beta,
+                _ => entry.score <= alpha,
+            };
+            if cut {
+                return entry.score;
+            }
+            tt_move = Some(Move::from_bits(entry.best));
+        }
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        let them = me.opponent();
+        if game.config.family != super::Family::Pente && game.threat_count(them, Threat::Five) > 0 {
+            game.threat_fields(them, Threat::Five, &mut moves);
+            moves.retain(|&mv| game.is_legal(mv));
+        } else {
+            game.generate_moves(&mut moves);
+        }
+        if moves.is_empty() {
+            game.generate_moves(&mut moves);
+        }
+        moves.sort_by_key(|&mv| {
+            if Some(mv) == tt_move {
+                i32::MIN
+            } else {
+                -game.order_key(mv)
+            }
+        });
+        let original_alpha = alpha;
+        let mut best = -WIN - 1;
+        let mut best_move = moves[0];
+        for &mv in moves.iter() {
+            let undo = game.make(mv);
+            let score = -distance(self.negamax(game, -beta_up(beta), -beta_up(alpha), ply + 1));
+            game.unmake(mv, undo);
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_move = mv;
+                alpha = alpha.max(score);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        self.buffers[ply] = moves;
+        if self.stopped {
+            return 0;
+        }
+        let bound = if best >= beta {
+            LOWER
+        } else if best <= original_alpha {
+            UPPER
+        } else {
+            EXACT
+        };
+        self.table[slot] = Entry {
+            key,
+            score: best,
+            bound,
+            best: best_move.to_bits(),
+        };
+        best
+    }
+
+    fn principal_variation(&self, game: &Gomoku) -> Vec<Move> {
+        let mut game = game.clone();
+        let mut pv = Vec::new();
+        while game.outcome().is_none() {
+            let me = game.side_to_move();
+            let mv = if game.threat_count(me, Threat::Five) > 0 {
+                let mut fives = Vec::new();
+                game.threat_fields(me, Threat::Five, &mut fives);
+                fives[0]
+            } else {
+                let entry = self.table[game.hash() as usize & self.mask];
+                let mv = Move::from_bits(entry.best);
+                if entry.key != game.hash() || !game.is_legal(mv) {
+                    break;
+                }
+                mv
+            };
+            pv.push(mv);
+            game.make(mv);
+        }
+        pv
+    }
+}
+
+/// A child's score seen one ply higher: wins and losses are one ply further away.
+#[inline]
+fn distance(score: Score) -> Score {
+    if score >= WIN_BOUND {
+        score - 1
+    } else if score <= -WIN_BOUND {
+        score + 1
+    } else {
+        score
+    }
+}
+
+/// The window bound to pass down, undoing `distance` so cutoffs stay exact.
+#[inline]
+fn beta_up(bound: Score) -> Score {
+    if bound >= WIN_BOUND {
+        bound + 1
+    } else if bound <= -WIN_BOUND {
+        bound - 1
+    } else {
+        bound
+    }
+}

@@ -1,0 +1,945 @@
+//! The k-in-a-row family: Gomoku (freestyle or exact five), Pente (Gomoku with pair
+//! captures) and n×n tic-tac-toe, one board type with the rule as data.
+//!
+//! The board is a padded array (a wall of [`pattern::RADIUS`] points on every side) so
+//! line walks need no bounds checks. For k up to 5 every empty point keeps per-direction
+//! pattern keys and its threat class for both colours, updated as stones come and go; the
+//! evaluation, the move generator and the threat solver read them without rescanning.
+
+mod exact;
+pub mod pattern;
+mod search;
+pub mod threat;
+
+use std::fmt::{self, Write as _};
+
+use self::pattern::{EMPTY, PatternTable, RADIUS, Threat, WALL, slot};
+use super::notation::{self, Point, shorten};
+use super::{Game, GameError, Move, Outcome, Side};
+
+pub use self::search::WIN;
+
+/// Which game of the family, with its own options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    Gomoku,
+    Pente,
+    TicTacToe,
+}
+
+/// Where the first stones may go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Opening {
+    /// Black's first stone on the centre point (odd sizes).
+    Center,
+    /// Pente's tournament rule: the centre first, Black's second stone at least three
+    /// points from it.
+    Tournament,
+    Free,
+}
+
+impl Opening {
+    pub fn name(self) -> &'static str {
+        match self {
+            Opening::Center => "center",
+            Opening::Tournament => "tournament",
+            Opening::Free => "free",
+        }
+    }
+}
+
+/// A game of the family: what `newgame` names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Config {
+    pub family: Family,
+    pub size: usize,
+    /// Stones in a row that win.
+    pub k: usize,
+    /// Exactly k wins; a longer line does not.
+    pub exact: bool,
+    pub opening: Opening,
+}
+
+pub const MIN_SIZE: usize = 5;
+pub const MAX_SIZE: usize = 99;
+/// Pairs captured that win at Pente.
+pub const CAPTURE_WIN: u8 = 5;
+
+impl Config {
+    pub fn gomoku(size: usize, exact: bool, opening: Opening) -> Config {
+        Config {
+            family: Family::Gomoku,
+            size,
+            k: 5,
+            exact,
+            opening,
+        }
+    }
+
+    pub fn pente(size: usize, opening: Opening) -> Config {
+        Config {
+            family: Family::Pente,
+            size,
+            k: 5,
+            exact: false,
+            opening,
+        }
+    }
+
+    pub fn tictactoe(size: usize, k: usize) -> Config {
+        Config {
+            family: Family::TicTacToe,
+            size,
+            k,
+            exact: false,
+            opening: Opening::Free,
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self.family {
+            Family::Gomoku => "gomoku",
+            Family::Pente => "pente",
+            Family::TicTacToe => "tictactoe",
+        }
+    }
+
+    /// Checks sizes and option combinations.
+    pub fn validate(&self) -> Result<(), GameError> {
+        let (low, high) = match self.family {
+            Family::TicTacToe => (3, MAX_SIZE),
+            _ => (MIN_SIZE, MAX_SIZE),
+        };
+        if !(low..=high).contains(&self.size) {
+            return Err(GameError(format!(
+                "{} size must be {low} to {high}, not {}",
+                self.name(),
+                self.size
+            )));
+        }
+        if !(3..=self.size).contains(&self.k) {
+            return Err(GameError(format!(
+                "k must be 3 to the board size {}, not {}",
+                self.size, self.k
+            )));
+        }
+        if self.opening != Opening::Free && self.size.is_multiple_of(2) {
+            return Err(GameError(format!(
+                "opening={} needs an odd size (a centre point); use opening=free on {}x{}",
+                self.opening.name(),
+                self.size,
+                self.size
+            )));
+        }
+        if self.opening == Opening::Tournament && self.family != Family::Pente {
+            return Err(GameError("opening=tournament is a pente rule".to_string()));
+        }
+        Ok(())
+    }
+
+    fn captures(&self) -> bool {
+        self.family == Family::Pente
+    }
+}
+
+impl fmt::Display for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.family {
+            Family::Gomoku => write!(
+                f,
+                "gomoku size={} rule={} opening={}",
+                self.size,
+                if self.exact { "exact" } else { "freestyle" },
+                self.opening.name()
+            ),
+            Family::Pente => write!(
+                f,
+                "pente size={} opening={}",
+                self.size,
+                self.opening.name()
+            ),
+            Family::TicTacToe => write!(f, "tictactoe size={} k={}", self.size, self.k),
+        }
+    }
+}
+
+/// Stone colours as board codes.
+#[inline]
+fn colour(side: Side) -> u8 {
+    side.index() as u8 + 1
+}
+
+const fn splitmix64(state: u64) -> u64 {
+    let mut z = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Zobrist key of a stone: computed, not tabled, since boards go up to 99x99.
+#[inline]
+fn stone_key(side: Side, field: usize) -> u64 {
+    splitmix64(0x6f6d_6f6b_0000_0000 ^ (field as u64) << 1 ^ side.index() as u64)
+}
+
+fn capture_key(side: Side, pairs: u8) -> u64 {
+    splitmix64(0x7065_6e74_6500_0000 ^ (pairs as u64) << 1 ^ side.index() as u64)
+}
+
+const SIDE_KEY: u64 = splitmix64(0x5eed_0000_0000_0002);
+
+/// Rows and columns the stones have reached, for scanning only the busy part of big boards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Extent {
+    pub rows: (u8, u8),
+    pub cols: (u8, u8),
+}
+
+impl Extent {
+    const NONE: Extent = Extent {
+        rows: (u8::MAX, 0),
+        cols: (u8::MAX, 0),
+    };
+
+    fn include(&mut self, row: usize, col: usize) {
+        self.rows = (self.rows.0.min(row as u8), self.rows.1.max(row as u8));
+        self.cols = (self.cols.0.min(col as u8), self.cols.1.max(col as u8));
+    }
+
+    fn is_empty(&self) -> bool {
+        self.rows.0 > self.rows.1
+    }
+}
+
+/// What `unmake` needs: the pairs the move captured (one bit per direction) and the
+/// extent before it.
+#[derive(Clone, Copy, Debug)]
+pub struct Undo {
+    captured: u8,
+    extent: Extent,
+}
+
+/// Per-point threat bookkeeping for one colour.
+#[derive(Clone, Copy, Debug, Default)]
+struct PointInfo {
+    threat: [u8; 2],
+    value: [i16; 2],
+}
+
+#[derive(Clone)]
+pub struct Gomoku {
+    config: Config,
+    stride: usize,
+    /// Padded board: `EMPTY`, 1 black, 2 white, `WALL`.
+    cells: Vec<u8>,
+    /// Pattern keys per padded point and direction (empty when k > 5).
+    keys: Vec<[u32; 4]>,
+    info: Vec<PointInfo>,
+    table: Option<&'static PatternTable>,
+    /// Stones within two points (Chebyshev), for candidate moves.
+    near: Vec<u8>,
+    side: Side,
+    /// Moves made since the start (stones on the board after `setboard`).
+    ply: u32,
+    stones: [u32; 2],
+    captures: [u8; 2],
+    outcome: Option<Outcome>,
+    /// Why the game ended, for `status`.
+    ending: Ending,
+    hash: u64,
+    extent: Extent,
+    /// `[colour][threat]`: empty points where that colour's stone would make that threat.
+    threat_count: [[u16; 9]; 2],
+    /// Sum of point values per colour: the evaluation's main term.
+    potential: [i32; 2],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ending {
+    None,
+    Line,
+    Captures,
+    Full,
+}
+
+impl fmt::Debug for Gomoku {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} to move\n{}",
+            self.config,
+            self.side,
+            self.diagram()
+        )
+    }
+}
+
+/// Direction offsets on the padded board: right, down, down-right, down-left.
+#[inline]
+fn directions(stride: usize) -> [isize; 4] {
+    let s = stride as isize;
+    [1, s, s + 1, s - 1]
+}
+
+impl Gomoku {
+    pub fn new(config: Config) -> Result<Gomoku, GameError> {
+        config.validate()?;
+        let stride = config.size + 2 * RADIUS;
+        let table = (config.k <= 5).then(|| PatternTable::get(config.k, config.exact));
+        let mut cells = vec![WALL; stride * stride];
+        for row in 0..config.size {
+            for col in 0..config.size {
+                cells[(row + RADIUS) * stride + col + RADIUS] = EMPTY;
+            }
+        }
+        let mut game = Gomoku {
+            config,
+            stride,
+            cells,
+            keys: Vec::new(),
+            info: vec![PointInfo::default(); stride * stride],
+            table,
+            near: vec![0; stride * stride],
+            side: Side::Black,
+            ply: 0,
+            stones: [0; 2],
+            captures: [0; 2],
+            outcome: None,
+            ending: Ending::None,
+            hash: 0,
+            extent: Extent::NONE,
+            threat_count: [[0; 9]; 2],
+            potential: [0; 2],
+        };
+        if table.is_some() {
+            game.keys = vec![[0; 4]; stride * stride];
+            let dirs = directions(stride);
+            for point in game.board_points() {
+                for (d, &dir) in dirs.iter().enumerate() {
+                    let mut key = 0u32;
+                    for offset in (-(RADIUS as isize)..=RADIUS as isize).filter(|&o| o != 0) {
+                        let code = game.cells[(point as isize + offset * dir) as usize];
+                        key |= (code as u32) << (2 * slot(offset));
+                    }
+                    game.keys[point][d] = key;
+                }
+                game.refresh(point);
+            }
+        }
+        Ok(game)
+    }
+
+    pub fn config(&self) -> Config {
+        self.config
+    }
+
+    /// Pairs captured by `side` (Pente).
+    pub fn captures(&self, side: Side) -> u8 {
+        self.captures[side.index()]
+    }
+
+    pub fn stones(&self, side: Side) -> u32 {
+        self.stones[side.index()]
+    }
+
+    pub fn empties(&self) -> u32 {
+        (self.config.size * self.config.size) as u32 - self.stones[0] - self.stones[1]
+    }
+
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    fn board_points(&self) -> impl Iterator<Item = usize> + use<> {
+        let (size, stride) = (self.config.size, self.stride);
+        (0..size * size).map(move |field| (field / size + RADIUS) * stride + field % size + RADIUS)
+    }
+
+    #[inline]
+    fn point(&self, field: usize) -> usize {
+        let size = self.config.size;
+        (field / size + RADIUS) * self.stride + field % size + RADIUS
+    }
+
+    #[inline]
+    fn field(&self, point: usize) -> usize {
+        (point / self.stride - RADIUS) * self.config.size + point % self.stride - RADIUS
+    }
+
+    /// The stone (1 black, 2 white) or `EMPTY` on a field.
+    #[inline]
+    pub fn cell(&self, field: usize) -> u8 {
+        self.cells[self.point(field)]
+    }
+
+    /// Whether pattern bookkeeping (threats, potentials) is kept: k up to 5.
+    #[inline]
+    pub fn has_patterns(&self) -> bool {
+        self.table.is_some()
+    }
+
+    /// The threat a stone of `side` on the empty `field` would make.
+    #[inline]
+    pub fn threat(&self, side: Side, field: usize) -> Threat {
+        threat_from_u8(self.info[self.point(field)].threat[side.index()])
+    }
+
+    /// How valuable the empty `field` is for `side` (its patterns' weights).
+    #[inline]
+    pub fn value(&self, side: Side, field: usize) -> i32 {
+        self.info[self.point(field)].value[side.index()] as i32
+    }
+
+    /// Empty points where `side` would make at least `threat` (above `Threat::None`).
+    pub fn threat_count(&self, side: Side, threat: Threat) -> u32 {
+        self.threat_count[side.index()][threat as usize..]
+            .iter()
+            .map(|&n| n as u32)
+            .sum()
+    }
+
+    pub fn potential(&self, side: Side) -> i32 {
+        self.potential[side.index()]
+    }
+
+    /// Fields inside the stones' extent widened by `margin`, row by row.
+    pub fn busy_fields(&self, margin: usize) -> impl Iterator<Item = usize> + use<> {
+        let size = self.config.size;
+        let (rows, cols) = if self.extent.is_empty() {
+            ((size / 2, size / 2), (size / 2, size / 2))
+        } else {
+            (
+                (self.extent.rows.0 as usize, self.extent.rows.1 as usize),
+                (self.extent.cols.0 as usize, self.extent.cols.1 as usize),
+            )
+        };
+        let row_range = rows.0.saturating_sub(margin)..=(rows.1 + margin).min(size - 1);
+        let col_range = cols.0.saturating_sub(margin)..=(cols.1 + margin).min(size - 1);
+        row_range.flat_map(move |row| col_range.clone().map(move |col| row * size + col))
+    }
+
+    /// An empty field with a stone within two points.
+    #[inline]
+    pub fn is_near_stone(&self, field: usize) -> bool {
+        let point = self.point(field);
+        self.cells[point] == EMPTY && self.near[point] > 0
+    }
+
+    /// Empty fields where `side` would make at least `threat`, in field order.
+    pub fn threat_fields(&self, side: Side, threat: Threat, out: &mut Vec<Move>) {
+        out.clear();
+        if self.threat_count(side, threat) == 0 {
+            return;
+        }
+        for field in self.busy_fields(RADIUS) {
+            let point = self.point(field);
+            if self.cells[point] == EMPTY && self.info[point].threat[side.index()] >= threat as u8 {
+                out.push(Move::new(field as u16));
+            }
+        }
+    }
+
+    /// Pairs a stone of the side to move on `field` would capture (Pente), as a
+    /// direction mask.
+    pub fn capture_mask(&self, field: usize) -> u8 {
+        if !self.config.captures() {
+            return 0;
+        }
+        let point = self.point(field);
+        let own = colour(self.side);
+        let other = colour(self.side.opponent());
+        let mut mask = 0u8;
+        for (bit, dir) in self.eight_directions().into_iter().enumerate() {
+            let at = |n: isize| self.cells[(point as isize + n * dir) as usize];
+            if at(1) == other && at(2) == other && at(3) == own {
+                mask |= 1 << bit;
+            }
+        }
+        mask
+    }
+
+    fn eight_directions(&self) -> [isize; 8] {
+        let [a, b, c, d] = directions(self.stride);
+        [a, b, c, d, -a, -b, -c, -d]
+    }
+
+    /// Recomputes the threat classes and values of the empty `point`.
+    #[inline]
+    fn refresh(&mut self, point: usize) {
+        let Some(table) = self.table else { return };
+        let old = self.info[point];
+        let keys = self.keys[point];
+        let mut new = PointInfo::default();
+        if self.cells[point] == EMPTY {
+            for c in 0..2 {
+                let patterns = [0, 1, 2, 3].map(|d| table.pattern(keys[d], c as u8 + 1));
+                let threat = Threat::from_patterns(patterns);
+                new.threat[c] = threat as u8;
+                new.value[c] = search::point_value(patterns, threat);
+            }
+        }
+        for c in 0..2 {
+            // Points without a threat are not counted: occupied points have none.
+            if old.threat[c] != 0 {
+                self.threat_count[c][old.threat[c] as usize] -= 1;
+            }
+            if new.threat[c] != 0 {
+                self.threat_count[c][new.threat[c] as usize] += 1;
+            }
+            self.potential[c] += new.value[c] as i32 - old.value[c] as i32;
+        }
+        self.info[point] = new;
+    }
+
+    /// Puts a stone on the empty `point` or takes one off (`code` = `EMPTY`), keeping
+    /// keys, threats, neighbourhood counts and the hash.
+    fn set_cell(&mut self, point: usize, code: u8) {
+        let side_of = |code: u8| {
+            if code == 1 { Side::Black } else { Side::White }
+        };
+        let previous = self.cells[point];
+        let field = self.field(point);
+        let (delta, side) = if code == EMPTY {
+            (-1i32, side_of(previous))
+        } else {
+            (1, side_of(code))
+        };
+        self.hash ^= stone_key(side, field);
+        self.stones[side.index()] = (self.stones[side.index()] as i32 + delta) as u32;
+        self.cells[point] = code;
+        let stride = self.stride as isize;
+        for dr in -2..=2isize {
+            for dc in -2..=2isize {
+                let n = (point as isize + dr * stride + dc) as usize;
+                self.near[n] = (self.near[n] as i32 + delta) as u8;
+            }
+        }
+        if self.table.is_none() {
+            return;
+        }
+        self.refresh(point);
+        for (d, dir) in directions(self.stride).into_iter().enumerate() {
+            for distance in 1..=RADIUS as isize {
+                for offset in [distance, -distance] {
+                    let other = (point as isize + offset * dir) as usize;
+                    if self.cells[other] == WALL {
+                        continue;
+                    }
+                    // `point` sits at `-offset` as seen from `other`.
+                    let shift = 2 * slot(-offset);
+                    let key = &mut self.keys[other][d];
+                    *key = (*key & !(3 << shift)) | (code as u32) << shift;
+                    if self.cells[other] == EMPTY {
+                        self.refresh(other);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the stone on `point` is part of a winning line.
+    fn makes_line(&self, point: usize) -> bool {
+        let own = self.cells[point];
+        let k = self.config.k;
+        directions(self.stride).into_iter().any(|dir| {
+            let count = |step: isize| {
+                let mut n = 0;
+                let mut at = point as isize + step;
+                while self.cells[at as usize] == own {
+                    n += 1;
+                    at += step;
+                }
+                n
+            };
+            let run = 1 + count(dir) + count(-dir);
+            run == k || (run > k && !self.config.exact)
+        })
+    }
+
+    fn centre(&self) -> usize {
+        let half = self.config.size / 2;
+        half * self.config.size + half
+    }
+
+    /// Opening restrictions on the side to move's next stone.
+    fn opening_allows(&self, field: usize) -> bool {
+        match self.config.opening {
+            Opening::Free => true,
+            _ if self.stones == [0, 0] => field == self.centre(),
+            Opening::Tournament if self.ply == 2 && self.side == Side::Black => {
+                let size = self.config.size;
+                let (row, col) = (field / size, field % size);
+                let half = size / 2;
+                row.abs_diff(half).max(col.abs_diff(half)) >= 3
+            }
+            _ => true,
+        }
+    }
+
+    fn finish(&mut self, winner: Option<Side>, ending: Ending) {
+        self.outcome = Some(Outcome { winner });
+        self.ending = ending;
+    }
+
+    fn count_threats_from_scratch(&self) -> ([[u16; 9]; 2], [i32; 2]) {
+        let mut counts = [[0u16; 9]; 2];
+        let mut potential = [0i32; 2];
+        for point in self.board_points() {
+            for c in 0..2 {
+                if self.info[point].threat[c] != 0 {
+                    counts[c][self.info[point].threat[c] as usize] += 1;
+                }
+                potential[c] += self.info[point].value[c] as i32;
+            }
+        }
+        (counts, potential)
+    }
+
+    /// Cross-checks the incremental bookkeeping against a fresh build (tests).
+    pub fn check_consistency(&self) -> Result<(), String> {
+        let mut fresh = Gomoku::new(self.config).map_err(|e| e.0)?;
+        for point in self.board_points() {
+            if self.cells[point] != EMPTY {
+                fresh.set_cell(point, self.cells[point]);
+            }
+        }
+        if fresh.keys != self.keys {
+            return Err("pattern keys differ from a fresh build".into());
+        }
+        if fresh.near != self.near {
+            return Err("neighbour counts differ".into());
+        }
+        for point in self.board_points() {
+            if fresh.info[point].threat != self.info[point].threat
+                || fresh.info[point].value != self.info[point].value
+            {
+                return Err(format!("threats differ at field {}", self.field(point)));
+            }
+        }
+        if (fresh.threat_count, fresh.potential) != (self.threat_count, self.potential)
+            || self.count_threats_from_scratch() != (self.threat_count, self.potential)
+        {
+            return Err("threat counts differ".into());
+        }
+        let mut hash = if self.side == Side::White {
+            SIDE_KEY
+        } else {
+            0
+        };
+        for side in Side::BOTH {
+            hash ^= capture_key(side, self.captures[side.index()]) ^ capture_key(side, 0);
+        }
+        if fresh.hash ^ hash != self.hash {
+            return Err("hash differs".into());
+        }
+        Ok(())
+    }
+
+    fn cell_char(&self, field: usize) -> char {
+        match self.cell(field) {
+            1 => 'X',
+            2 => 'O',
+            _ => '.',
+        }
+    }
+
+    /// The board as `setboard` takes it: `X`, `O` and `-`, row by row.
+    pub fn to_board_string(&self) -> String {
+        let size = self.config.size;
+        (0..size * size)
+            .map(|field| match self.cell(field) {
+                1 => 'X',
+                2 => 'O',
+                _ => '-',
+            })
+            .collect()
+    }
+}
+
+#[inline]
+fn threat_from_u8(value: u8) -> Threat {
+    const ALL: [Threat; 9] = [
+        Threat::None,
+        Threat::Two,
+        Threat::Three,
+        Threat::OpenThree,
+        Threat::DoubleThree,
+        Threat::Four,
+        Threat::FourThree,
+        Threat::OpenFour,
+        Threat::Five,
+    ];
+    ALL[value as usize]
+}
+
+impl Game for Gomoku {
+    type Undo = Undo;
+
+    fn name(&self) -> &'static str {
+        self.config.name()
+    }
+
+    fn size(&self) -> usize {
+        self.config.size
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<Move>) {
+        moves.clear();
+        if self.outcome.is_some() {
+            return;
+        }
+        let size = self.config.size;
+        if self.config.opening != Opening::Free && self.stones == [0, 0] {
+            moves.push(Move::new(self.centre() as u16));
+            return;
+        }
+        for field in 0..size * size {
+            if self.cell(field) == EMPTY && self.opening_allows(field) {
+                moves.push(Move::new(field as u16));
+            }
+        }
+    }
+
+    fn is_legal(&self, mv: Move) -> bool {
+        self.outcome.is_none()
+            && !mv.is_pass()
+            && mv.square() < self.config.size * self.config.size
+            && self.cell(mv.square()) == EMPTY
+            && self.opening_allows(mv.square())
+    }
+
+    fn make(&mut self, mv: Move) -> Undo {
+        let field = mv.square();
+        let point = self.point(field);
+        let undo = Undo {
+            captured: self.capture_mask(field),
+            extent: self.extent,
+        };
+        let side = self.side;
+        self.set_cell(point, colour(side));
+        if undo.captured != 0 {
+            let dirs = self.eight_directions();
+            let before = self.captures[side.index()];
+            for (bit, dir) in dirs.into_iter().enumerate() {
+                if undo.captured & 1 << bit != 0 {
+                    self.set_cell((point as isize + dir) as usize, EMPTY);
+                    self.set_cell((point as isize + 2 * dir) as usize, EMPTY);
+                    self.captures[side.index()] += 1;
+                }
+            }
+            self.hash ^= capture_key(side, before) ^ capture_key(side, self.captures[side.index()]);
+        }
+        let size = self.config.size;
+        self.extent.include(field / size, field % size);
+        self.ply += 1;
+        self.side = side.opponent();
+        self.hash ^= SIDE_KEY;
+        if self.makes_line(point) {
+            self.finish(Some(side), Ending::Line);
+        } else if self.captures[side.index()] >= CAPTURE_WIN {
+            self.finish(Some(side), Ending::Captures);
+        } else if self.empties() == 0 {
+            self.finish(None, Ending::Full);
+        }
+        undo
+    }
+
+    fn unmake(&mut self, mv: Move, undo: Undo) {
+        let point = self.point(mv.square());
+        let side = self.side.opponent();
+        self.outcome = None;
+        self.ending = Ending::None;
+        self.side = side;
+        self.hash ^= SIDE_KEY;
+        self.ply -= 1;
+        self.extent = undo.extent;
+        if undo.captured != 0 {
+            let before = self.captures[side.index()];
+            let other = colour(side.opponent());
+            for (bit, dir) in self.eight_directions().into_iter().enumerate() {
+                if undo.captured & 1 << bit != 0 {
+                    self.set_cell((point as isize + dir) as usize, other);
+                    self.set_cell((point as isize + 2 * dir) as usize, other);
+                    self.captures[side.index()] -= 1;
+                }
+            }
+            self.hash ^= capture_key(side, before) ^ capture_key(side, self.captures[side.index()]);
+        }
+        self.set_cell(point, EMPTY);
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, GameError> {
+        match notation::parse_point(text, self.config.size)? {
+            Point::Pass => Err(GameError(format!(
+                "{} has no passes: name an empty point",
+                self.name()
+            ))),
+            Point::At { col, row } => Ok(Move::new((row * self.config.size + col) as u16)),
+        }
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        if mv.is_pass() {
+            return "pass".to_string();
+        }
+        let size = self.config.size;
+        notation::format_point(mv.square() % size, mv.square() / size, size)
+    }
+
+    fn field_index(&self, mv: Move) -> Option<usize> {
+        (!mv.is_pass()).then_some(mv.square())
+    }
+
+    fn diagram(&self) -> String {
+        let size = self.config.size;
+        let letters = size <= notation::MAX_LETTER_SIZE;
+        let mut text = String::from("   ");
+        for col in 0..size {
+            if letters {
+                let _ = write!(text, " {}", notation::column_name(col));
+            } else {
+                let _ = write!(text, " {}", col % 10);
+            }
+        }
+        text.push('\n');
+        for row in 0..size {
+            let label = if letters { row + 1 } else { row };
+            let _ = write!(text, "{label:>3}");
+            for col in 0..size {
+                text.push(' ');
+                text.push(self.cell_char(row * size + col));
+            }
+            text.push('\n');
+        }
+        let _ = write!(
+            text,
+            "black (X) {}, white (O) {}",
+            self.stones[0], self.stones[1]
+        );
+        if self.config.captures() {
+            let _ = write!(
+                text,
+                ", captured pairs black {} white {}",
+                self.captures[0], self.captures[1]
+            );
+        }
+        text.push_str("; ");
+        match self.outcome {
+            None => {
+                let _ = write!(text, "{} to move", self.side);
+            }
+            Some(Outcome { winner: Some(side) }) => {
+                let _ = write!(text, "game over, {side} wins");
+            }
+            Some(Outcome { winner: None }) => text.push_str("game over, draw"),
+        }
+        text
+    }
+
+    fn status_details(&self) -> String {
+        let how = match self.ending {
+            Ending::Line => format!("{} in a row", self.config.k),
+            Ending::Captures => "captures".to_string(),
+            Ending::Full => "board full".to_string(),
+            Ending::None => "set up".to_string(),
+        };
+        if self.config.captures() {
+            format!(
+                "{how} captures black {} white {}",
+                self.captures[0], self.captures[1]
+            )
+        } else {
+            how
+        }
+    }
+
+    fn playing_details(&self) -> String {
+        if self.config.captures() {
+            format!(
+                "captures black {} white {}",
+                self.captures[0], self.captures[1]
+            )
+        } else {
+            String::new()
+        }
+    }
+
+    fn set_board(&mut self, cells: &str, side: Side) -> Result<(), GameError> {
+        let size = self.config.size;
+        let count = cells.chars().count();
+        if count != size * size {
+            return Err(GameError(format!(
+                "setboard: a {size}x{size} board needs {} cells, got {count}",
+                size * size
+            )));
+        }
+        let mut game = Gomoku::new(self.config)?;
+        for (field, cell) in cells.chars().enumerate() {
+            let code = match cell {
+                'X' | 'x' | '*' => 1,
+                'O' | 'o' => 2,
+                '-' | '.' => continue,
+                other => {
+                    return Err(GameError(format!(
+                        "setboard: bad cell '{}' at position {}: expected X, x, *, O, o, - or .",
+                        shorten(&other.to_string()),
+                        field + 1
+                    )));
+                }
+            };
+            let point = game.point(field);
+            game.set_cell(point, code);
+            game.extent.include(field / size, field % size);
+        }
+        let lines: Vec<Side> = Side::BOTH
+            .into_iter()
+            .filter(|&s| {
+                game.board_points()
+                    .any(|p| game.cells[p] == colour(s) && game.makes_line(p))
+            })
+            .collect();
+        if side == Side::White {
+            game.hash ^= SIDE_KEY;
+        }
+        game.side = side;
+        game.ply = game.stones[0] + game.stones[1];
+        match lines.as_slice() {
+            [] if game.empties() == 0 => game.finish(None, Ending::Full),
+            [] => {}
+            [winner] => game.finish(Some(*winner), Ending::Line),
+            _ => {
+                return Err(GameError(
+                    "setboard: both sides have a winning line".to_string(),
+                ));
+            }
+        }
+        *self = game;
+        Ok(())
+    }
+
+    fn immediate_score(&self, side: Side) -> i32 {
+        match self.outcome {
+            Some(Outcome { winner: Some(w) }) => {
+                return if w == side { 1_000_000 } else { -1_000_000 };
+            }
+            Some(Outcome { winner: None }) => return 0,
+            None => {}
+        }
+        search::static_score(self, side)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,270 @@
+//! What the generic search needs from the k-in-a-row games: the pattern evaluation,
+//! the candidate moves and the solvers.
+
+use std::sync::atomic::AtomicBool;
+
+use super::pattern::{Pattern, Threat};
+use super::{Family, Gomoku, exact, threat};
+use crate::game::{Game, Move, Side};
+use crate::search::{Exact, Score, SearchGame, WIN_BOUND};
+
+pub use crate::search::WIN;
+
+/// A position won by force within a move or two, but not yet searched out.
+const SURE_WIN: Score = 100_000;
+
+/// Largest board solved exactly by `solve` (25 points: 5x5).
+const EXACT_POINTS: usize = 25;
+
+/// Weight of one line pattern, for the side that would place the stone.
+const fn pattern_weight(pattern: Pattern) -> i16 {
+    match pattern {
+        Pattern::Dead => 0,
+        Pattern::One => 1,
+        Pattern::Two => 4,
+        Pattern::OpenTwo => 12,
+        Pattern::Three => 10,
+        Pattern::OpenThree => 45,
+        Pattern::Four => 60,
+        Pattern::OpenFour => 300,
+        Pattern::Five => 1000,
+    }
+}
+
+/// How much playing on a point is worth to one side: its four lines plus a bonus for
+/// threats that combine lines.
+pub(super) fn point_value(patterns: [Pattern; 4], threat: Threat) -> i16 {
+    let lines: i16 = patterns.iter().map(|&p| pattern_weight(p)).sum();
+    let combo = match threat {
+        Threat::OpenFour => 200,
+        Threat::FourThree => 300,
+        Threat::DoubleThree => 120,
+        _ => 0,
+    };
+    lines + combo
+}
+
+/// The position for `side`, not counting whose move it is (the greedy player's measure).
+pub(super) fn static_score(game: &Gomoku, side: Side) -> Score {
+    let other = side.opponent();
+    if !game.has_patterns() {
+        return window_score(game, side) - window_score(game, other);
+    }
+    let mut score = game.potential(side) - game.potential(other);
+    if game.config.family == Family::Pente {
+        score += capture_score(game.captures(side)) - capture_score(game.captures(other));
+    }
+    score
+}
+
+/// Captured pairs grow dearer as the fifth comes near.
+fn capture_score(pairs: u8) -> Score {
+    [0, 150, 350, 650, 1200, 0][pairs.min(5) as usize]
+}
+
+/// For boards whose k is beyond the pattern tables: open windows of k points holding
+/// only `side`'s stones, weighted by how full they are.
+fn window_score(game: &Gomoku, side: Side) -> Score {
+    let size = game.config.size as isize;
+    let k = game.config.k as isize;
+    let own = side.index() as u8 + 1;
+    let mut score = 0;
+    for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+        for row in 0..size {
+            for col in 0..size {
+                let (end_row, end_col) = (row + dr * (k - 1), col + dc * (k - 1));
+                if !(0..size).contains(&end_row) || !(0..size).contains(&end_col) {
+                    continue;
+                }
+                let mut count = 0;
+                let mut open = true;
+                for i in 0..k {
+                    let field = ((row + dr * i) * size + col + dc * i) as usize;
+                    match game.cell(field) {
+                        0 => {}
+                        c if c == own => count += 1,
+                        _ => {
+                            open = false;
+                            break;
+                        }
+                    }
+                }
+                if open && count > 0 {
+                    score += 1 << (2 * count).min(24);
+                }
+            }
+        }
+    }
+    score
+}
+
+/// Candidate moves for the search, and the forced ones when threats are on the board.
+fn candidates(game: &Gomoku, moves: &mut Vec<Move>) {
+    moves.clear();
+    if game.outcome().is_some() {
+        return;
+    }
+    if !game.has_patterns() || game.stones(Side::Black) + game.stones(Side::White) == 0 {
+        game.generate_moves(moves);
+        if game.stones(Side::Black) + game.stones(Side::White) == 0 && moves.len() > 1 {
+            let centre = Move::new((game.size() / 2 * game.size() + game.size() / 2) as u16);
+            moves.clear();
+            moves.push(centre);
+        }
+        return;
+    }
+    let me = game.side_to_move();
+    let them = me.opponent();
+    let pente = game.config.family == Family::Pente;
+    let mut extra = Vec::new();
+    if game.threat_count(me, Threat::Five) > 0 {
+        game.threat_fields(me, Threat::Five, moves);
+        moves.truncate(1);
+        return;
+    }
+    if game.threat_count(them, Threat::Five) > 0 {
+        game.threat_fields(them, Threat::Five, moves);
+        if pente {
+            add_captures(game, moves);
+        }
+        moves.retain(|&mv| game.is_legal(mv));
+        if !moves.is_empty() {
+            return;
+        }
+    } else if !pente && game.threat_count(me, Threat::OpenFour) > 0 {
+        game.threat_fields(me, Threat::OpenFour, moves);
+        moves.truncate(1);
+        return;
+    } else if game.threat_count(them, Threat::OpenFour) > 0
+        && game.threat_count(me, Threat::Four) == 0
+    {
+        // Against a three: block where it would become a four, or counter with a four.
+        game.threat_fields(them, Threat::Four, moves);
+        game.threat_fields(me, Threat::Four, &mut extra);
+        moves.append(&mut extra);
+        if pente {
+            add_captures(game, moves);
+        }
+        moves.sort_unstable();
+        moves.dedup();
+        moves.retain(|&mv| game.is_legal(mv));
+        if !moves.is_empty() {
+            return;
+        }
+    }
+    moves.clear();
+    for field in game.busy_fields(2) {
+        if game.is_near_stone(field) {
+            let mv = Move::new(field as u16);
+            if game.is_legal(mv) {
+                moves.push(mv);
+            }
+        }
+    }
+    if moves.is_empty() {
+        game.generate_moves(moves);
+    }
+}
+
+/// Appends the side to move's capturing moves (Pente).
+pub(super) fn add_captures(game: &Gomoku, moves: &mut Vec<Move>) {
+    for field in game.busy_fields(3) {
+        if game.cell(field) == 0 && game.capture_mask(field) != 0 {
+            moves.push(Move::new(field as u16));
+        }
+    }
+    moves.sort_unstable();
+    moves.dedup();
+}
+
+impl SearchGame for Gomoku {
+    fn evaluate(&self) -> Score {
+        let me = self.side_to_move();
+        let them = me.opponent();
+        if !self.has_patterns() {
+            return static_score(self, me);
+        }
+        if self.threat_count(me, Threat::Five) > 0 {
+            return SURE_WIN;
+        }
+        let pente = self.config.family == Family::Pente;
+        if !pente {
+            let their_fives = self.threat_count(them, Threat::Five);
+            if their_fives >= 2 {
+                return -SURE_WIN;
+            }
+            if their_fives == 0 && self.threat_count(me, Threat::OpenFour) > 0 {
+                return SURE_WIN - 1;
+            }
+        }
+        // The side to move gets to use its threats first.
+        let mut score = self.potential(me) * 6 / 5 - self.potential(them);
+        if pente {
+            score += capture_score(self.captures(me)) - capture_score(self.captures(them));
+        }
+        score
+    }
+
+    fn final_score(&self) -> Score {
+        match self.outcome().and_then(|outcome| outcome.winner) {
+            Some(winner) if winner == self.side_to_move() => WIN,
+            Some(_) => -WIN,
+            None => 0,
+        }
+    }
+
+    fn moves_left(&self) -> u32 {
+        self.empties().div_ceil(2).min(30)
+    }
+
+    fn search_moves(&self, moves: &mut Vec<Move>) {
+        candidates(self, moves);
+    }
+
+    fn order_key(&self, mv: Move) -> i32 {
+        if !self.has_patterns() {
+            return 0;
+        }
+        let field = mv.square();
+        let me = self.side_to_move();
+        let mut key = self.value(me, field) * 3 / 2 + self.value(me.opponent(), field);
+        if self.config.family == Family::Pente {
+            key += 400 * self.capture_mask(field).count_ones() as i32;
+        }
+        key
+    }
+
+    fn exact_size(&self) -> Option<u32> {
+        (self.size() * self.size() <= EXACT_POINTS && self.has_patterns()).then(|| self.empties())
+    }
+
+    fn solve_exact(&self, stop: &AtomicBool) -> Option<Exact> {
+        exact::solve(self, stop)
+    }
+
+    fn has_threat_solver(&self) -> bool {
+        self.has_patterns() && self.config.k == 5
+    }
+
+    fn threat_win(&self, stop: &AtomicBool) -> Option<Exact> {
+        threat::find_win(self, stop)
+    }
+
+    fn format_score(&self, score: Score) -> String {
+        if score >= WIN_BOUND {
+            format!("win {}", WIN - score)
+        } else if score <= -WIN_BOUND {
+            format!("loss {}", WIN + score)
+        } else {
+            format!("{score:+}")
+        }
+    }
+
+    fn format_exact_score(&self, score: Score) -> String {
+        if score == 0 {
+            "draw".to_string()
+        } else {
+            self.format_score(score)
+        }
+    }
+}

@@ -1,0 +1,219 @@
+use super::*;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+fn game(config: Config) -> Gomoku {
+    Gomoku::new(config).unwrap()
+}
+
+fn play(game: &mut Gomoku, moves: &str) {
+    for name in moves.split_whitespace() {
+        let mv = game.parse_move(name).unwrap();
+        assert!(game.is_legal(mv), "{name} illegal\n{}", game.diagram());
+        game.make(mv);
+    }
+}
+
+fn winner(game: &Gomoku) -> Option<Option<Side>> {
+    game.outcome().map(|o| o.winner)
+}
+
+#[test]
+fn centre_opening_and_five_in_every_direction() {
+    let g = game(Config::gomoku(15, false, Opening::Center));
+    let mut moves = Vec::new();
+    g.generate_moves(&mut moves);
+    assert_eq!(moves, vec![g.parse_move("h8").unwrap()]);
+    assert!(!g.is_legal(g.parse_move("a1").unwrap()));
+    // Row, column and both diagonals, black to complete.
+    for (black, white, last) in [
+        ("h8 i8 j8 k8", "a1 a2 a3 a4", "l8"),
+        ("h8 h9 h10 h11", "a1 a2 a3 a4", "h12"),
+        ("h8 i9 j10 k11", "a1 a2 a3 a4", "g7"),
+        ("h8 g9 f10 e11", "a1 a2 a3 a4", "i7"),
+    ] {
+        let mut g = game(Config::gomoku(15, false, Opening::Center));
+        for (b, w) in black.split(' ').zip(white.split(' ')) {
+            play(&mut g, &format!("{b} {w}"));
+        }
+        assert_eq!(winner(&g), None);
+        play(&mut g, last);
+        assert_eq!(winner(&g), Some(Some(Side::Black)), "{black} {last}");
+        g.check_consistency().unwrap();
+    }
+}
+
+#[test]
+fn overlines_win_only_under_freestyle() {
+    for exact in [false, true] {
+        let mut g = game(Config::gomoku(15, exact, Opening::Free));
+        // Black: a1 b1 c1 e1 f1, then d1 makes six.
+        play(&mut g, "a1 a5 b1 b5 c1 c5 e1 d5 f1 o15 d1");
+        let expected = if exact { None } else { Some(Some(Side::Black)) };
+        assert_eq!(winner(&g), expected, "exact={exact}");
+    }
+    // Exactly five still wins under exact.
+    let mut g = game(Config::gomoku(15, true, Opening::Free));
+    play(&mut g, "a1 a5 b1 b5 c1 c5 d1 d5 e1");
+    assert_eq!(winner(&g), Some(Some(Side::Black)));
+}
+
+#[test]
+fn pente_captures_in_all_eight_directions() {
+    // Black on h8 captures a white pair in each direction at once.
+    let mut g = game(Config::pente(19, Opening::Free));
+    let mut cells = vec!['-'; 19 * 19];
+    let at = |name: &str, g: &Gomoku| g.parse_move(name).unwrap().square();
+    for (dr, dc) in [
+        (0, 1),
+        (1, 0),
+        (1, 1),
+        (1, -1),
+        (0, -1),
+        (-1, 0),
+        (-1, -1),
+        (-1, 1),
+    ] {
+        let (r, c) = (9i32, 9i32);
+        cells[((r + dr) * 19 + c + dc) as usize] = 'O';
+        cells[((r + 2 * dr) * 19 + c + 2 * dc) as usize] = 'O';
+        cells[((r + 3 * dr) * 19 + c + 3 * dc) as usize] = 'X';
+    }
+    g.set_board(&cells.iter().collect::<String>(), Side::Black)
+        .unwrap();
+    let centre = Move::new((9 * 19 + 9) as u16);
+    let before = g.clone();
+    let undo = g.make(centre);
+    assert_eq!(g.captures(Side::Black), 8);
+    assert_eq!(g.stones(Side::White), 0);
+    assert_eq!(winner(&g), Some(Some(Side::Black)));
+    g.check_consistency().unwrap();
+    g.unmake(centre, undo);
+    assert_eq!(g.to_board_string(), before.to_board_string());
+    assert_eq!(g.hash(), before.hash());
+    g.check_consistency().unwrap();
+    let _ = at;
+}
+
+#[test]
+fn pente_moving_into_a_bracket_is_safe_and_five_pairs_win() {
+    let mut g = game(Config::pente(19, Opening::Free));
+    // X O . X: white plays into the bracket at c1: no capture.
+    play(&mut g, "a1 b1 d1 c1");
+    assert_eq!(g.stones(Side::White), 2);
+    assert_eq!(g.captures(Side::Black), 0);
+    // Black captures pairs one by one on separate rows.
+    let mut g = game(Config::pente(19, Opening::Free));
+    for row in [3, 6, 9, 12] {
+        play(&mut g, &format!("a{row} b{row} s{row} c{row} d{row}"));
+        // White answers somewhere harmless.
+        play(&mut g, &format!("s{}", row + 1));
+    }
+    assert_eq!(g.captures(Side::Black), 4);
+    assert_eq!(winner(&g), None);
+    assert_eq!(g.playing_details(), "captures black 4 white 0");
+    play(&mut g, "a15 b15 s16 c15 d15");
+    assert_eq!(g.captures(Side::Black), 5);
+    assert_eq!(winner(&g), Some(Some(Side::Black)));
+    assert_eq!(g.status_details(), "captures captures black 5 white 0");
+}
+
+#[test]
+fn pente_tournament_opening() {
+    let mut g = game(Config::pente(19, Opening::Tournament));
+    let mut moves = Vec::new();
+    g.generate_moves(&mut moves);
+    assert_eq!(moves.len(), 1);
+    play(&mut g, "j10 k10");
+    // Black's second stone: at least three points from the centre.
+    assert!(!g.is_legal(g.parse_move("l12").unwrap()));
+    assert!(!g.is_legal(g.parse_move("h8").unwrap()));
+    assert!(g.is_legal(g.parse_move("g10").unwrap()));
+    assert!(g.is_legal(g.parse_move("m13").unwrap()));
+    g.generate_moves(&mut moves);
+    assert_eq!(moves.len(), 19 * 19 - 2 - (5 * 5 - 2));
+    play(&mut g, "g10");
+    assert!(g.is_legal(g.parse_move("j11").unwrap()));
+}
+
+#[test]
+fn full_boards_are_draws() {
+    let mut g = game(Config::tictactoe(3, 3));
+    play(&mut g, "b2 a1 c1 a3 a2 c2 b1 b3 c3");
+    assert_eq!(winner(&g), Some(None));
+    assert_eq!(g.status_details(), "board full");
+    let mut g = game(Config::tictactoe(3, 3));
+    play(&mut g, "a1 b1 a2 b2 a3");
+    assert_eq!(winner(&g), Some(Some(Side::Black)));
+}
+
+#[test]
+fn setboard_finds_winners_and_rejects_bad_boards() {
+    let mut g = game(Config::gomoku(5, false, Opening::Free));
+    assert!(
+        g.set_board("XXXXX--------------------", Side::White)
+            .is_ok()
+    );
+    assert_eq!(winner(&g), Some(Some(Side::Black)));
+    assert!(
+        g.set_board("XXXXXOOOOO---------------", Side::White)
+            .is_err()
+    );
+    assert!(g.set_board("XX", Side::White).is_err());
+    assert!(
+        g.set_board("XXXXZ--------------------", Side::White)
+            .is_err()
+    );
+}
+
+#[test]
+fn no_passes_and_names() {
+    let g = game(Config::gomoku(15, false, Opening::Center));
+    assert!(g.parse_move("pass").is_err());
+    assert_eq!(g.format_move(Move::new(7 * 15 + 7)), "h8");
+    let big = game(Config::gomoku(31, false, Opening::Center));
+    assert_eq!(big.format_move(Move::new(31 + 2)), "2,1");
+    assert_eq!(big.parse_move("2,1").unwrap(), Move::new(33));
+}
+
+/// Random games with undos keep the incremental state equal to a fresh build.
+#[test]
+fn random_games_keep_bookkeeping_consistent() {
+    let mut rng = StdRng::seed_from_u64(5);
+    for config in [
+        Config::gomoku(15, false, Opening::Center),
+        Config::gomoku(9, true, Opening::Center),
+        Config::pente(9, Opening::Free),
+        Config::tictactoe(7, 7),
+        Config::tictactoe(4, 3),
+    ] {
+        for _ in 0..6 {
+            let mut g = game(config);
+            let mut history = Vec::new();
+            let mut moves = Vec::new();
+            let start = g.clone();
+            while g.outcome().is_none() {
+                g.generate_moves(&mut moves);
+                // Keep games local so lines and captures happen.
+                let near: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| g.is_near_stone(m.square()))
+                    .collect();
+                let pool = if near.is_empty() { &moves } else { &near };
+                let mv = pool[rng.random_range(0..pool.len())];
+                history.push((mv, g.make(mv)));
+                if history.len() % 7 == 0 {
+                    g.check_consistency().unwrap();
+                }
+            }
+            g.check_consistency().unwrap();
+            while let Some((mv, undo)) = history.pop() {
+                g.unmake(mv, undo);
+            }
+            assert_eq!(g.hash(), start.hash());
+            assert_eq!(g.to_board_string(), start.to_board_string());
+            g.check_consistency().unwrap();
+        }
+    }
+}
