@@ -68,6 +68,14 @@ enum Commands {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Runs the threat solver on Gomoku forced-win puzzles and counts those solved.
+    Puzzles {
+        /// Puzzle file: `<size> <side> B:<cells> W:<cells> ; <first> ; <line> ; <tags>`.
+        file: std::path::PathBuf,
+        /// Time limit per puzzle in milliseconds.
+        #[arg(long, default_value_t = 1000)]
+        movetime: u64,
+    },
     /// Solves every position of an OBF file exactly and checks the listed scores.
     Solve {
         /// OBF file: `<64 cells> <side>; MOVE:+score; ...` per line.
@@ -169,6 +177,16 @@ fn main() -> ExitCode {
             .map(|variant| variant.visit(PerftReport { depth: *depth })),
         Some(Commands::Solve { file, hash_bits }) => solve(file, *hash_bits),
         Some(Commands::Match(args)) => run_match(args),
+        Some(Commands::Puzzles { file, movetime }) => std::fs::read_to_string(file)
+            .map_err(|e| format!("{}: {e}", file.display()))
+            .and_then(|text| {
+                arbor::cli::puzzles::run_file(
+                    &text,
+                    std::time::Duration::from_millis(*movetime),
+                    &mut io::stdout(),
+                )
+                .map(|_| ())
+            }),
         Some(Commands::Play {
             game,
             color,

@@ -1,5 +1,7 @@
-//! Command-line tools beyond the protocol: solving OBF suites.
+//! Command-line tools beyond the protocol: solving OBF suites and Gomoku puzzles, tuning,
+//! playing at the terminal.
 
 pub mod play;
+pub mod puzzles;
 pub mod solve;
 pub mod tune;
