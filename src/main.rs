@@ -75,6 +75,9 @@ enum Commands {
         /// Time limit per puzzle in milliseconds.
         #[arg(long, default_value_t = 1000)]
         movetime: u64,
+        /// Also checks each solved puzzle's first move against every reply (slow).
+        #[arg(long)]
+        verify: bool,
     },
     /// Solves every position of an OBF file exactly and checks the listed scores.
     Solve {
@@ -177,12 +180,17 @@ fn main() -> ExitCode {
             .map(|variant| variant.visit(PerftReport { depth: *depth })),
         Some(Commands::Solve { file, hash_bits }) => solve(file, *hash_bits),
         Some(Commands::Match(args)) => run_match(args),
-        Some(Commands::Puzzles { file, movetime }) => std::fs::read_to_string(file)
+        Some(Commands::Puzzles {
+            file,
+            movetime,
+            verify,
+        }) => std::fs::read_to_string(file)
             .map_err(|e| format!("{}: {e}", file.display()))
             .and_then(|text| {
                 arbor::cli::puzzles::run_file(
                     &text,
                     std::time::Duration::from_millis(*movetime),
+                    *verify,
                     &mut io::stdout(),
                 )
                 .map(|_| ())

@@ -89,11 +89,36 @@ pub fn solve_puzzle(game: &Gomoku, limit: Duration) -> PuzzleResult {
     }
 }
 
+/// Checks a found first move against every reply, not only the defences the solver
+/// tries: after each, the attacker must still have a win the solver finds within
+/// `limit`. Returns the first reply that escapes.
+pub fn refutation(game: &Gomoku, first: Move, limit: Duration) -> Option<Move> {
+    let mut after = game.clone();
+    after.make(first);
+    if after.outcome().is_some() {
+        return None;
+    }
+    let mut replies = Vec::new();
+    after.generate_moves(&mut replies);
+    replies.into_iter().find(|&reply| {
+        let mut position = after.clone();
+        position.make(reply);
+        if position.outcome().is_some() {
+            return true;
+        }
+        !solve_puzzle(&position, limit)
+            .line
+            .is_some_and(|line| line_wins(&position, &line))
+    })
+}
+
 /// Runs every puzzle of `text`, printing one line each and a summary; returns
-/// (solved, total).
+/// (solved, total). With `verify`, each solved puzzle's first move is also checked
+/// against every reply (see [`refutation`]).
 pub fn run_file(
     text: &str,
     limit: Duration,
+    verify: bool,
     out: &mut impl std::io::Write,
 ) -> Result<(usize, usize), String> {
     let (mut solved, mut total, mut other_first) = (0, 0, 0);
@@ -110,7 +135,18 @@ pub fn run_file(
             Some(moves) if line_wins(&puzzle.game, moves) => {
                 solved += 1;
                 let first = puzzle.game.format_move(moves[0]);
-                if puzzle.firsts.contains(&first) {
+                let escape = if verify {
+                    refutation(&puzzle.game, moves[0], limit)
+                } else {
+                    None
+                };
+                if let Some(reply) = escape {
+                    solved -= 1;
+                    format!(
+                        "UNSOUND {first}: {} escapes",
+                        puzzle.game.format_move(reply)
+                    )
+                } else if puzzle.firsts.contains(&first) {
                     format!("ok {first} in {} plies", moves.len())
                 } else {
                     other_first += 1;

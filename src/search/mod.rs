@@ -62,6 +62,11 @@ pub trait SearchGame: Game {
     fn search_moves(&self, moves: &mut Vec<Move>) {
         self.generate_moves(moves)
     }
+    /// The moves worth searching at the root, where more time may go into choosing
+    /// them (Gomoku: only the moves that stop an opponent's forced win, when it has one).
+    fn root_moves(&self, moves: &mut Vec<Move>, _stop: &AtomicBool) {
+        self.search_moves(moves)
+    }
     /// Whether [`SearchGame::threat_win`] looks for forced wins.
     fn has_threat_solver(&self) -> bool {
         false
@@ -147,6 +152,8 @@ pub struct Searcher<G: SearchGame> {
     keys: Vec<i32>,
     /// The best root move of the iteration under way.
     root_best: Move,
+    /// The moves searched at the root.
+    root_moves: Vec<Move>,
     _game: std::marker::PhantomData<G>,
 }
 
@@ -164,6 +171,7 @@ impl<G: SearchGame> Searcher<G> {
             history: vec![0; 2 * (1 << 16)],
             keys: Vec::new(),
             root_best: Move::PASS,
+            root_moves: Vec::new(),
             _game: std::marker::PhantomData,
         }
     }
@@ -191,7 +199,10 @@ impl<G: SearchGame> Searcher<G> {
             .clamp(1, MAX_PLY as u32 - 1);
 
         let mut moves = Vec::new();
-        game.search_moves(&mut moves);
+        // Choosing the root moves may take up to a quarter of the move's time.
+        let root_deadline = budget.map(|b| self.start + b.soft / 4);
+        DeadlineStop::new(stop, root_deadline).run(|flag| game.root_moves(&mut moves, flag));
+        self.root_moves.clone_from(&moves);
         let mut result = SearchResult {
             best: moves[0],
             score: 0,
@@ -361,7 +372,11 @@ impl<G: SearchGame> Searcher<G> {
             return 0;
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
-        game.search_moves(&mut moves);
+        if ply == 0 {
+            moves.clone_from(&self.root_moves);
+        } else {
+            game.search_moves(&mut moves);
+        }
         if moves.is_empty() {
             self.buffers[ply] = moves;
             return win_from_node(game.final_score(), ply);

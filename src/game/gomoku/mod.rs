@@ -12,6 +12,7 @@ mod search;
 pub mod threat;
 
 use std::fmt::{self, Write as _};
+use std::ops::RangeInclusive;
 
 use self::pattern::{EMPTY, PatternTable, RADIUS, Threat, WALL, slot};
 use super::notation::{self, Point, shorten};
@@ -402,8 +403,8 @@ impl Gomoku {
         self.potential[side.index()]
     }
 
-    /// Fields inside the stones' extent widened by `margin`, row by row.
-    pub fn busy_fields(&self, margin: usize) -> impl Iterator<Item = usize> + use<> {
+    /// The rows and columns of the stones' extent widened by `margin`.
+    fn busy_area(&self, margin: usize) -> (RangeInclusive<usize>, RangeInclusive<usize>) {
         let size = self.config.size;
         let (rows, cols) = if self.extent.is_empty() {
             ((size / 2, size / 2), (size / 2, size / 2))
@@ -413,8 +414,16 @@ impl Gomoku {
                 (self.extent.cols.0 as usize, self.extent.cols.1 as usize),
             )
         };
-        let row_range = rows.0.saturating_sub(margin)..=(rows.1 + margin).min(size - 1);
-        let col_range = cols.0.saturating_sub(margin)..=(cols.1 + margin).min(size - 1);
+        (
+            rows.0.saturating_sub(margin)..=(rows.1 + margin).min(size - 1),
+            cols.0.saturating_sub(margin)..=(cols.1 + margin).min(size - 1),
+        )
+    }
+
+    /// Fields inside the stones' extent widened by `margin`, row by row.
+    pub fn busy_fields(&self, margin: usize) -> impl Iterator<Item = usize> + use<> {
+        let size = self.config.size;
+        let (row_range, col_range) = self.busy_area(margin);
         row_range.flat_map(move |row| col_range.clone().map(move |col| row * size + col))
     }
 
@@ -428,13 +437,23 @@ impl Gomoku {
     /// Empty fields where `side` would make at least `threat`, in field order.
     pub fn threat_fields(&self, side: Side, threat: Threat, out: &mut Vec<Move>) {
         out.clear();
-        if self.threat_count(side, threat) == 0 {
+        let mut wanted = self.threat_count(side, threat);
+        if wanted == 0 {
             return;
         }
-        for field in self.busy_fields(RADIUS) {
-            let point = self.point(field);
-            if self.cells[point] == EMPTY && self.info[point].threat[side.index()] >= threat as u8 {
-                out.push(Move::new(field as u16));
+        let (rows, cols) = self.busy_area(RADIUS);
+        let (size, c) = (self.config.size, side.index());
+        'rows: for row in rows {
+            let base = (row + RADIUS) * self.stride + RADIUS;
+            for col in cols.clone() {
+                // Occupied points carry no threat.
+                if self.info[base + col].threat[c] >= threat as u8 {
+                    out.push(Move::new((row * size + col) as u16));
+                    wanted -= 1;
+                    if wanted == 0 {
+                        break 'rows;
+                    }
+                }
             }
         }
     }
@@ -593,6 +612,13 @@ impl Gomoku {
             }
         }
         (counts, potential)
+    }
+
+    /// Hands the move to the other side without a stone: not a legal move in these
+    /// games, but what threat analysis asks ("what if the defender did nothing").
+    pub fn pass_turn(&mut self) {
+        self.side = self.side.opponent();
+        self.hash ^= SIDE_KEY;
     }
 
     /// Cross-checks the incremental bookkeeping against a fresh build (tests).

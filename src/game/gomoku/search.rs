@@ -242,6 +242,13 @@ impl SearchGame for Gomoku {
         exact::solve(self, stop)
     }
 
+    fn root_moves(&self, moves: &mut Vec<Move>, stop: &AtomicBool) {
+        candidates(self, moves);
+        if moves.len() > 1 && self.has_threat_solver() {
+            threat::keep_defences(self, moves, stop);
+        }
+    }
+
     fn has_threat_solver(&self) -> bool {
         self.has_patterns() && self.config.k == 5
     }

@@ -7,6 +7,7 @@
 //! Failed positions are remembered with the budget they failed under.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::pattern::Threat;
@@ -46,9 +47,9 @@ pub struct ThreatSolver<'a> {
     stopped: bool,
     attacker: Side,
     /// VCF failures: position → largest fours budget that failed.
-    vcf_failed: HashMap<u64, u32>,
+    vcf_failed: HashMap<u64, u32, ZobristHasher>,
     /// VCT failures: position → (quiet threats, moves) budget that failed.
-    vct_failed: HashMap<u64, (u32, u32)>,
+    vct_failed: HashMap<u64, (u32, u32), ZobristHasher>,
 }
 
 /// A forced win for the side to move: VCF first, then VCT, until `stop`.
@@ -62,6 +63,74 @@ pub fn find_win(game: &Gomoku, stop: &AtomicBool) -> Option<Exact> {
     })
 }
 
+/// Zobrist keys are already uniform: the map uses them as they are.
+type ZobristHasher = BuildHasherDefault<KeyHasher>;
+
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ byte as u64;
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+/// Fours tried when checking whether the opponent has a VCF to defend against.
+const DEFENCE_VCF: u32 = 20;
+
+/// When the opponent of the side to move would win by continuous fours if it were its
+/// turn, keeps only the candidate moves after which it no longer can (or that are fours,
+/// which keep the initiative). Leaves `moves` alone when there is no such threat, when
+/// no candidate defends, or when `stop` comes first.
+pub fn keep_defences(game: &Gomoku, moves: &mut Vec<Move>, stop: &AtomicBool) {
+    let me = game.side_to_move();
+    let them = me.opponent();
+    if game.threat_count(them, Threat::Five) > 0 || game.threat_count(me, Threat::Five) > 0 {
+        return;
+    }
+    let mut work = game.clone();
+    work.pass_turn();
+    let Some(line) = ThreatSolver::new(them, stop).vcf(&mut work, DEFENCE_VCF) else {
+        return;
+    };
+    work.pass_turn();
+    let pente = game.config.family == Family::Pente;
+    let mut defences = Vec::new();
+    for &mv in moves.iter() {
+        let on_line = line.contains(&mv);
+        let four = game.threat(me, mv.square()).is_four();
+        let capture = pente && game.capture_mask(mv.square()) != 0;
+        if !(on_line || four || capture) {
+            continue;
+        }
+        let undo = work.make(mv);
+        let refuted = work.outcome().is_some()
+            || ThreatSolver::new(them, stop)
+                .vcf(&mut work, DEFENCE_VCF)
+                .is_none();
+        work.unmake(mv, undo);
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        if refuted || four {
+            defences.push(mv);
+        }
+    }
+    if !defences.is_empty() {
+        *moves = defences;
+    }
+}
+
 impl<'a> ThreatSolver<'a> {
     pub fn new(attacker: Side, stop: &'a AtomicBool) -> ThreatSolver<'a> {
         ThreatSolver {
@@ -69,8 +138,8 @@ impl<'a> ThreatSolver<'a> {
             stop,
             stopped: false,
             attacker,
-            vcf_failed: HashMap::new(),
-            vct_failed: HashMap::new(),
+            vcf_failed: HashMap::default(),
+            vct_failed: HashMap::default(),
         }
     }
 
@@ -381,6 +450,45 @@ mod tests {
         assert_eq!(kind, Kind::Vcf);
         assert_eq!(line.len(), 11, "the shortest VCF has 6 attacker moves");
         check_line(&game, &line);
+    }
+
+    #[test]
+    fn root_moves_keep_only_defences_against_a_vcf() {
+        // The first puzzle's position with White to move: Black threatens a VCF.
+        let game = position(
+            15,
+            &[
+                "k4", "d7", "f7", "h7", "j7", "h8", "j9", "c10", "l10", "h11",
+            ],
+            &[
+                "g4", "g5", "i5", "e7", "e9", "i10", "j10", "i11", "f12", "f13",
+            ],
+            Side::White,
+        );
+        let stop = AtomicBool::new(false);
+        let mut all = Vec::new();
+        crate::search::SearchGame::search_moves(&game, &mut all);
+        let mut kept = Vec::new();
+        crate::search::SearchGame::root_moves(&game, &mut kept, &stop);
+        assert!(
+            !kept.is_empty() && kept.len() < all.len(),
+            "{} of {}",
+            kept.len(),
+            all.len()
+        );
+        for &mv in &kept {
+            let mut after = game.clone();
+            let four = game.threat(Side::White, mv.square()).is_four();
+            after.make(mv);
+            let refuted = ThreatSolver::new(Side::Black, &stop)
+                .vcf(&mut after, MAX_VCF)
+                .is_none();
+            assert!(
+                four || refuted,
+                "{} keeps Black's VCF",
+                game.format_move(mv)
+            );
+        }
     }
 
     #[test]
