@@ -136,20 +136,31 @@ struct MatchArgs {
 
 #[derive(Args)]
 struct GameArgs {
-    /// The game: othello (alias reversi).
+    /// The game: othello (alias reversi), gomoku, pente or tictactoe.
     #[arg(long, default_value = "othello")]
     game: String,
-    /// Board size (othello: 4, 6 or 8).
+    /// Board size (othello: 4, 6 or 8; gomoku and pente: 5 to 99; tictactoe: 3 to 99).
     #[arg(long)]
     size: Option<String>,
-    /// Game rule (othello: normal or misere).
+    /// Game rule (othello: normal or misere; gomoku: freestyle or exact).
     #[arg(long)]
     rule: Option<String>,
+    /// Opening rule (gomoku: center or free; pente: center, tournament or free).
+    #[arg(long)]
+    opening: Option<String>,
+    /// Stones in a row that win (tictactoe).
+    #[arg(long)]
+    k: Option<String>,
 }
 
 impl GameArgs {
     fn variant(&self) -> Result<Variant, String> {
-        let options = [("size", &self.size), ("rule", &self.rule)];
+        let options = [
+            ("size", &self.size),
+            ("rule", &self.rule),
+            ("opening", &self.opening),
+            ("k", &self.k),
+        ];
         let options = options
             .iter()
             .filter_map(|(key, value)| value.as_deref().map(|value| (*key, value)));

@@ -13,8 +13,10 @@ pub use crate::search::WIN;
 /// A position won by force within a move or two, but not yet searched out.
 const SURE_WIN: Score = 100_000;
 
-/// Largest board solved exactly by `solve` (25 points: 5x5).
+/// Largest board solved exactly by `solve` (25 points: 5x5), from the start up to 16
+/// points and on larger boards once at most `EXACT_EMPTIES` points are left.
 const EXACT_POINTS: usize = 25;
+const EXACT_EMPTIES: u32 = 20;
 
 /// Weight of one line pattern, for the side that would place the stone.
 const fn pattern_weight(pattern: Pattern) -> i16 {
@@ -235,7 +237,9 @@ impl SearchGame for Gomoku {
     }
 
     fn exact_size(&self) -> Option<u32> {
-        (self.size() * self.size() <= EXACT_POINTS && self.has_patterns()).then(|| self.empties())
+        let points = self.size() * self.size();
+        let fits = points <= 16 || (points <= EXACT_POINTS && self.empties() <= EXACT_EMPTIES);
+        (fits && self.has_patterns()).then(|| self.empties())
     }
 
     fn solve_exact(&self, stop: &AtomicBool) -> Option<Exact> {

@@ -217,3 +217,142 @@ fn random_games_keep_bookkeeping_consistent() {
         }
     }
 }
+
+mod search {
+    use super::*;
+    use crate::limits::Limits;
+    use crate::search::tt::TranspositionTable;
+    use crate::search::{SearchGame, Searcher, WIN};
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
+    fn best_move(game: &Gomoku, depth: u32) -> (String, i32) {
+        let stop = AtomicBool::new(false);
+        let mut searcher = Searcher::new(Arc::new(TranspositionTable::new(4)));
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let result = searcher.think(game, &limits, &stop, &mut |_, _| {});
+        (game.format_move(result.best), result.score)
+    }
+
+    fn setup(size: usize, black: &str, white: &str, side: Side) -> Gomoku {
+        let mut g = game(Config::gomoku(size, false, Opening::Free));
+        let mut cells = vec!['-'; size * size];
+        for (list, c) in [(black, 'X'), (white, 'O')] {
+            for name in list.split_whitespace() {
+                cells[g.parse_move(name).unwrap().square()] = c;
+            }
+        }
+        g.set_board(&cells.iter().collect::<String>(), side)
+            .unwrap();
+        g
+    }
+
+    #[test]
+    fn takes_a_five_and_blocks_a_four() {
+        let g = setup(15, "d4 e4 f4 g4", "d6 e6 f6 a1", Side::Black);
+        let (mv, score) = best_move(&g, 3);
+        assert!(mv == "c4" || mv == "h4", "{mv}");
+        assert_eq!(score, WIN - 1);
+        // White to move must block black's four at c4 or h4... only one end is open.
+        let g = setup(15, "b4 c4 d4 e4 k10", "a4 d6 e6 f6", Side::White);
+        let (mv, _) = best_move(&g, 4);
+        assert_eq!(mv, "f4");
+    }
+
+    #[test]
+    fn open_four_wins_in_three_plies() {
+        let g = setup(15, "e5 f5 g5", "a1 a3 o15", Side::Black);
+        let (mv, score) = best_move(&g, 5);
+        assert!(mv == "d5" || mv == "h5", "{mv}");
+        assert_eq!(score, WIN - 3);
+    }
+
+    #[test]
+    fn candidates_answer_an_open_three() {
+        // White's open three on row 8: Black (no four of its own) must answer it.
+        let g = setup(15, "a1 c1 o15", "g8 h8 i8", Side::Black);
+        let mut moves = Vec::new();
+        g.search_moves(&mut moves);
+        let mut names: Vec<String> = moves.iter().map(|&m| g.format_move(m)).collect();
+        names.sort();
+        assert_eq!(names, ["e8", "f8", "j8", "k8"]);
+    }
+
+    #[test]
+    fn small_boards_solve_exactly() {
+        let stop = AtomicBool::new(false);
+        let three = game(Config::tictactoe(3, 3));
+        let exact = three.solve_exact(&stop).unwrap();
+        assert_eq!(exact.score, 0, "3x3 is a draw");
+        let four = game(Config::tictactoe(4, 4));
+        assert_eq!(four.solve_exact(&stop).unwrap().score, 0, "4x4 is a draw");
+        // 4x4 with three in a row: the first player wins.
+        let small = game(Config::tictactoe(4, 3));
+        let exact = small.solve_exact(&stop).unwrap();
+        assert!(exact.score > WIN - 16, "{}", exact.score);
+        let mut line = small.clone();
+        for &mv in &exact.pv {
+            line.make(mv);
+        }
+        assert_eq!(winner(&line), Some(Some(Side::Black)));
+    }
+
+    /// The exact solver agrees with plain minimax on random small positions.
+    #[test]
+    fn exact_solver_equals_minimax() {
+        fn minimax(g: &mut Gomoku) -> i32 {
+            if g.outcome().is_some() {
+                return g.final_score();
+            }
+            let mut moves = Vec::new();
+            g.generate_moves(&mut moves);
+            let mut best = -WIN - 1;
+            for mv in moves {
+                let undo = g.make(mv);
+                let s = -minimax(g);
+                g.unmake(mv, undo);
+                let s = if s > 0 {
+                    s - 1
+                } else if s < 0 {
+                    s + 1
+                } else {
+                    0
+                };
+                best = best.max(s);
+            }
+            best
+        }
+        let mut rng = StdRng::seed_from_u64(9);
+        let stop = AtomicBool::new(false);
+        for config in [
+            Config::tictactoe(4, 3),
+            Config::tictactoe(4, 4),
+            Config::pente(5, Opening::Free),
+        ] {
+            for _ in 0..20 {
+                let mut g = game(config);
+                let mut moves = Vec::new();
+                for _ in 0..rng.random_range(6..12) {
+                    g.generate_moves(&mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    g.make(moves[rng.random_range(0..moves.len())]);
+                }
+                if g.outcome().is_some() || g.empties() > 9 {
+                    continue;
+                }
+                let expected = minimax(&mut g.clone());
+                assert_eq!(
+                    g.solve_exact(&stop).unwrap().score,
+                    expected,
+                    "{}",
+                    g.diagram()
+                );
+            }
+        }
+    }
+}
