@@ -79,6 +79,9 @@ enum Commands {
         #[arg(long)]
         verify: bool,
     },
+    /// Speaks the Gomocup (Piskvork) brain protocol on stdin/stdout: freestyle or
+    /// exact-five gomoku for tournament managers (see protocol.md).
+    Gomocup,
     /// Solves every position of an OBF file exactly and checks the listed scores.
     Solve {
         /// OBF file: `<64 cells> <side>; MOVE:+score; ...` per line.
@@ -190,6 +193,10 @@ fn main() -> ExitCode {
             .variant()
             .map(|variant| variant.visit(PerftReport { depth: *depth })),
         Some(Commands::Solve { file, hash_bits }) => solve(file, *hash_bits),
+        Some(Commands::Gomocup) => {
+            protocol::gomocup::run(BufReader::new(io::stdin()), io::stdout());
+            Ok(())
+        }
         Some(Commands::Match(args)) => run_match(args),
         Some(Commands::Puzzles {
             file,

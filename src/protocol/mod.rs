@@ -3,6 +3,7 @@
 
 pub mod command;
 pub mod engine;
+pub mod gomocup;
 pub mod input;
 pub mod session;
 

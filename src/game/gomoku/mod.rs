@@ -461,12 +461,17 @@ impl Gomoku {
     /// Pairs a stone of the side to move on `field` would capture (Pente), as a
     /// direction mask.
     pub fn capture_mask(&self, field: usize) -> u8 {
+        self.capture_mask_for(self.side, field)
+    }
+
+    /// Pairs a stone of `side` on `field` would capture (Pente), as a direction mask.
+    pub fn capture_mask_for(&self, side: Side, field: usize) -> u8 {
         if !self.config.captures() {
             return 0;
         }
         let point = self.point(field);
-        let own = colour(self.side);
-        let other = colour(self.side.opponent());
+        let own = colour(side);
+        let other = colour(side.opponent());
         let mut mask = 0u8;
         for (bit, dir) in self.eight_directions().into_iter().enumerate() {
             let at = |n: isize| self.cells[(point as isize + n * dir) as usize];

@@ -64,6 +64,19 @@ fn capture_score(pairs: u8) -> Score {
     [0, 150, 350, 650, 1200, 0][pairs.min(5) as usize]
 }
 
+/// Pente: pairs each side could capture next move (`[side to move, other]`).
+fn capture_threats(game: &Gomoku) -> [i32; 2] {
+    let me = game.side_to_move();
+    let mut threats = [0; 2];
+    for field in game.busy_fields(3) {
+        if game.cell(field) == 0 {
+            threats[0] += game.capture_mask_for(me, field).count_ones() as i32;
+            threats[1] += game.capture_mask_for(me.opponent(), field).count_ones() as i32;
+        }
+    }
+    threats
+}
+
 /// For boards whose k is beyond the pattern tables: open windows of k points holding
 /// only `side`'s stones, weighted by how full they are.
 fn window_score(game: &Gomoku, side: Side) -> Score {
@@ -202,7 +215,10 @@ impl SearchGame for Gomoku {
         // The side to move gets to use its threats first.
         let mut score = self.potential(me) * 6 / 5 - self.potential(them);
         if pente {
-            score += capture_score(self.captures(me)) - capture_score(self.captures(them));
+            let [mine, theirs] = capture_threats(self);
+            score += capture_score(self.captures(me)) - capture_score(self.captures(them))
+                + 60 * mine
+                - 40 * theirs;
         }
         score
     }
