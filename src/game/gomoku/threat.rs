@@ -43,6 +43,8 @@ impl Kind {
 
 pub struct ThreatSolver<'a> {
     pub nodes: u64,
+    /// The search gives up after this many nodes.
+    node_limit: u64,
     stop: &'a AtomicBool,
     stopped: bool,
     attacker: Side,
@@ -135,12 +137,19 @@ impl<'a> ThreatSolver<'a> {
     pub fn new(attacker: Side, stop: &'a AtomicBool) -> ThreatSolver<'a> {
         ThreatSolver {
             nodes: 0,
+            node_limit: u64::MAX,
             stop,
             stopped: false,
             attacker,
             vcf_failed: HashMap::default(),
             vct_failed: HashMap::default(),
         }
+    }
+
+    /// Gives up after `nodes` nodes: a limit that does not depend on the machine.
+    pub fn with_node_limit(mut self, nodes: u64) -> Self {
+        self.node_limit = nodes;
+        self
     }
 
     /// The winning line (attacker, defender, ..., the attacker's winning move), shortest
@@ -182,7 +191,9 @@ impl<'a> ThreatSolver<'a> {
 
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 && self.stop.load(Ordering::Relaxed) {
+        if (self.nodes & 1023 == 0 && self.stop.load(Ordering::Relaxed))
+            || self.nodes >= self.node_limit
+        {
             self.stopped = true;
         }
         self.stopped
