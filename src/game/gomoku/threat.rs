@@ -24,6 +24,8 @@ pub const MAX_QUIET: u32 = 3;
 const MAX_VCT_MOVES: u32 = 10;
 /// Fours tried after each quiet threat, to close a VCT.
 const VCT_CLOSING_VCF: u32 = 20;
+/// Fours a quiet move may threaten to win with, to count as a threat.
+const QUIET_THREAT_VCF: u32 = 12;
 
 /// How a forced win was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -340,7 +342,7 @@ impl<'a> ThreatSolver<'a> {
         let mut cells = Vec::new();
         game.threat_fields(them, Threat::Five, &mut cells);
         match cells.len() {
-            0 => game.threat_fields(me, Threat::OpenThree, &mut cells),
+            0 => game.threat_fields(me, Threat::Three, &mut cells),
             1 => {}
             _ => cells.clear(),
         }
@@ -373,9 +375,10 @@ impl<'a> ThreatSolver<'a> {
         None
     }
 
-    /// After a quiet move of the attacker: it must threaten an open four, and every
-    /// defence (a block where the attacker would make a four, a counter-four, a capture)
-    /// must lose.
+    /// After a quiet move of the attacker: it must threaten to win (an open four, or a
+    /// VCF if the defender did nothing), and every defence must lose. The defences
+    /// tried: the points where the attacker would make a four, the points of its
+    /// threatened VCF, the defender's own fours, and captures.
     fn after_quiet_threat(
         &mut self,
         game: &mut Gomoku,
@@ -386,15 +389,22 @@ impl<'a> ThreatSolver<'a> {
             return (outcome.winner == Some(self.attacker)).then(Vec::new);
         }
         let attacker = self.attacker;
-        if game.threat_count(attacker, Threat::OpenFour) == 0 {
-            return None;
-        }
         let defender = attacker.opponent();
         let mut replies = Vec::new();
-        let mut counters = Vec::new();
-        game.threat_fields(attacker, Threat::Four, &mut replies);
-        game.threat_fields(defender, Threat::Four, &mut counters);
-        replies.append(&mut counters);
+        if game.threat_count(attacker, Threat::OpenFour) == 0 {
+            if game.threat_count(attacker, Threat::Four) == 0 {
+                return None;
+            }
+            game.pass_turn();
+            let threat = self.vcf(game, QUIET_THREAT_VCF);
+            game.pass_turn();
+            replies = threat?;
+        }
+        let mut more = Vec::new();
+        game.threat_fields(attacker, Threat::Four, &mut more);
+        replies.append(&mut more);
+        game.threat_fields(defender, Threat::Four, &mut more);
+        replies.append(&mut more);
         if game.config.family == Family::Pente {
             add_captures(game, &mut replies);
         }
