@@ -141,6 +141,8 @@ pub fn read_openings(text: &str, variant: Variant) -> Result<Vec<Setup>, String>
             [cells, side] if Side::parse(side).is_some() && cells.len() > 8 => {
                 Setup::Board(line.to_string())
             }
+            // `x,y` names (boards over 26 wide) are whole words.
+            _ if line.contains(',') => Setup::Moves(words.iter().map(|w| w.to_string()).collect()),
             _ => Setup::Moves(split_moves(&words.concat())),
         };
         variant
@@ -478,6 +480,17 @@ mod tests {
         assert!(matches!(openings[2], Setup::Board(_)));
         assert!(read_openings("f5f5\n", variant).is_err());
         assert!(read_openings("a1\n", variant).is_err());
+        let gomoku = Variant::parse("gomoku", []).unwrap();
+        let openings = read_openings("h8h9i10\n7,7 7,8\n", gomoku).unwrap();
+        assert_eq!(
+            openings[0],
+            Setup::Moves(vec!["h8".into(), "h9".into(), "i10".into()])
+        );
+        assert_eq!(openings[1], Setup::Moves(vec!["7,7".into(), "7,8".into()]));
+        assert!(
+            read_openings("h9\n", gomoku).is_err(),
+            "the centre comes first"
+        );
     }
 
     #[test]
