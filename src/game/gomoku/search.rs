@@ -192,6 +192,31 @@ pub(super) fn add_captures(game: &Gomoku, moves: &mut Vec<Move>) {
     moves.dedup();
 }
 
+impl Gomoku {
+    /// Combination threats one move away: the side to move may play its own; the
+    /// opponent's must be stopped now unless the side to move can force with a four.
+    fn threat_terms(&self, me: Side) -> Score {
+        let them = me.opponent();
+        let count = |side, threat| self.threat_count(side, threat) > 0;
+        let mut score = 0;
+        if count(me, Threat::FourThree) {
+            score += 4000;
+        } else if count(me, Threat::DoubleThree) && !count(them, Threat::Four) {
+            score += 2500;
+        }
+        // One block stops a single combination point, at the cost of the tempo. (Open
+        // threes are answered in the move generation.)
+        if !count(me, Threat::Four) {
+            if count(them, Threat::FourThree) {
+                score -= 1500;
+            } else if count(them, Threat::DoubleThree) {
+                score -= 800;
+            }
+        }
+        score
+    }
+}
+
 impl SearchGame for Gomoku {
     fn evaluate(&self) -> Score {
         let me = self.side_to_move();
@@ -214,6 +239,9 @@ impl SearchGame for Gomoku {
         }
         // The side to move gets to use its threats first.
         let mut score = self.potential(me) * 6 / 5 - self.potential(them);
+        if !pente && self.threat_count(them, Threat::Five) == 0 {
+            score += self.threat_terms(me);
+        }
         if pente {
             let [mine, theirs] = capture_threats(self);
             score += capture_score(self.captures(me)) - capture_score(self.captures(them))
