@@ -378,7 +378,8 @@ impl<'a> ThreatSolver<'a> {
     /// After a quiet move of the attacker: it must threaten to win (an open four, or a
     /// VCF if the defender did nothing), and every defence must lose. The defences
     /// tried: the points where the attacker would make a four, the points of its
-    /// threatened VCF, the defender's own fours, and captures.
+    /// threatened VCF, the defender's own fours (and threes, against a VCF threat), and
+    /// captures.
     fn after_quiet_threat(
         &mut self,
         game: &mut Gomoku,
@@ -391,6 +392,9 @@ impl<'a> ThreatSolver<'a> {
         let attacker = self.attacker;
         let defender = attacker.opponent();
         let mut replies = Vec::new();
+        // Against an open-four threat only a four of its own helps the defender; against
+        // a threatened VCF, so may a three whose forced blocks become fours.
+        let mut counter = Threat::Four;
         if game.threat_count(attacker, Threat::OpenFour) == 0 {
             if game.threat_count(attacker, Threat::Four) == 0 {
                 return None;
@@ -399,11 +403,12 @@ impl<'a> ThreatSolver<'a> {
             let threat = self.vcf(game, QUIET_THREAT_VCF);
             game.pass_turn();
             replies = threat?;
+            counter = Threat::Three;
         }
         let mut more = Vec::new();
         game.threat_fields(attacker, Threat::Four, &mut more);
         replies.append(&mut more);
-        game.threat_fields(defender, Threat::Four, &mut more);
+        game.threat_fields(defender, counter, &mut more);
         replies.append(&mut more);
         if game.config.family == Family::Pente {
             add_captures(game, &mut replies);
