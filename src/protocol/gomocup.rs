@@ -554,47 +554,47 @@ impl Brain {
         self.think(at);
     }
 
-    fn turn(&mut self, rest: &str, at: Instant) {
+    /// Plays the move `x,y` names on the brain's board, for either side; `None` (with
+    /// an ERROR sent) when there is no game or the move is bad.
+    fn play_point(&mut self, rest: &str) -> Option<(usize, usize)> {
         let Some(game) = self.game.as_mut() else {
-            return self.error("no game: send START first");
+            self.error("no game: send START first");
+            return None;
         };
         let (x, y) = match parse_point(rest, game.size()) {
             Ok(point) => point,
-            Err(reason) => return self.error(&reason),
+            Err(reason) => {
+                self.error(&reason);
+                return None;
+            }
         };
         if game.outcome().is_some() {
             let reason = game_over_reason(game);
-            return self.error(&reason);
+            self.error(&reason);
+            return None;
         }
         let mv = Move::new((y * game.size() + x) as u16);
         if !game.is_legal(mv) {
-            return self.error(&format!("{x},{y} is occupied"));
+            self.error(&format!("{x},{y} is occupied"));
+            return None;
         }
         let undo = game.make(mv);
         self.history.push((mv, undo));
-        self.think(at);
+        Some((x, y))
+    }
+
+    /// `TURN x,y`: the opponent's move, then the brain's answer.
+    fn turn(&mut self, rest: &str, at: Instant) {
+        if self.play_point(rest).is_some() {
+            self.think(at);
+        }
     }
 
     /// `PLAY x,y`: the manager imposes the brain's own move (the answer to `SUGGEST`).
     fn play(&mut self, rest: &str) {
-        let Some(game) = self.game.as_mut() else {
-            return self.error("no game: send START first");
-        };
-        let (x, y) = match parse_point(rest, game.size()) {
-            Ok(point) => point,
-            Err(reason) => return self.error(&reason),
-        };
-        if game.outcome().is_some() {
-            let reason = game_over_reason(game);
-            return self.error(&reason);
+        if let Some((x, y)) = self.play_point(rest) {
+            self.out.line(&format!("{x},{y}"));
         }
-        let mv = Move::new((y * game.size() + x) as u16);
-        if !game.is_legal(mv) {
-            return self.error(&format!("{x},{y} is occupied"));
-        }
-        let undo = game.make(mv);
-        self.history.push((mv, undo));
-        self.out.line(&format!("{x},{y}"));
     }
 
     fn takeback(&mut self, rest: &str) {

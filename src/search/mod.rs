@@ -27,7 +27,7 @@ pub const WIN_BOUND: Score = WIN - 10_000;
 
 /// A win or loss score seen from `ply` plies higher up keeps its distance from the root.
 #[inline]
-fn win_from_node(score: Score, ply: usize) -> Score {
+pub fn win_from_node(score: Score, ply: usize) -> Score {
     if score >= WIN_BOUND {
         score - ply as Score
     } else if score <= -WIN_BOUND {
@@ -39,7 +39,7 @@ fn win_from_node(score: Score, ply: usize) -> Score {
 
 /// The inverse of [`win_from_node`], for scores stored in the table.
 #[inline]
-fn win_to_node(score: Score, ply: usize) -> Score {
+pub fn win_to_node(score: Score, ply: usize) -> Score {
     if score >= WIN_BOUND {
         score + ply as Score
     } else if score <= -WIN_BOUND {

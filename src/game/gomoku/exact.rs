@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::Gomoku;
 use super::pattern::Threat;
 use crate::game::{Game, Move};
-use crate::search::{Exact, Score, SearchGame, WIN, WIN_BOUND};
+use crate::search::{Exact, Score, SearchGame, WIN, win_from_node, win_to_node};
 
 #[derive(Clone, Copy, Default)]
 struct Entry {
@@ -108,7 +108,9 @@ impl Solver<'_> {
         let mut best_move = moves[0];
         for &mv in moves.iter() {
             let undo = game.make(mv);
-            let score = -distance(self.negamax(game, -beta_up(beta), -beta_up(alpha), ply + 1));
+            // The child's window and score, one ply further from the wins and losses.
+            let child = self.negamax(game, -win_to_node(beta, 1), -win_to_node(alpha, 1), ply + 1);
+            let score = -win_from_node(child, 1);
             game.unmake(mv, undo);
             if self.stopped {
                 break;
@@ -163,29 +165,5 @@ impl Solver<'_> {
             game.make(mv);
         }
         pv
-    }
-}
-
-/// A child's score seen one ply higher: wins and losses are one ply further away.
-#[inline]
-fn distance(score: Score) -> Score {
-    if score >= WIN_BOUND {
-        score - 1
-    } else if score <= -WIN_BOUND {
-        score + 1
-    } else {
-        score
-    }
-}
-
-/// The window bound to pass down, undoing `distance` so cutoffs stay exact.
-#[inline]
-fn beta_up(bound: Score) -> Score {
-    if bound >= WIN_BOUND {
-        bound + 1
-    } else if bound <= -WIN_BOUND {
-        bound - 1
-    } else {
-        bound
     }
 }

@@ -457,19 +457,19 @@ mod tests {
         assert_eq!(game.outcome().and_then(|o| o.winner), Some(attacker));
     }
 
+    /// The first line of the developers' puzzle set: Black's and White's stones.
+    const FIRST_PUZZLE: (&[&str], &[&str]) = (
+        &[
+            "k4", "d7", "f7", "h7", "j7", "h8", "j9", "c10", "l10", "h11",
+        ],
+        &[
+            "g4", "g5", "i5", "e7", "e9", "i10", "j10", "i11", "f12", "f13",
+        ],
+    );
+
     #[test]
     fn finds_the_given_vcf_puzzle() {
-        // First line of the developers' puzzle set.
-        let game = position(
-            15,
-            &[
-                "k4", "d7", "f7", "h7", "j7", "h8", "j9", "c10", "l10", "h11",
-            ],
-            &[
-                "g4", "g5", "i5", "e7", "e9", "i10", "j10", "i11", "f12", "f13",
-            ],
-            Side::Black,
-        );
+        let game = position(15, FIRST_PUZZLE.0, FIRST_PUZZLE.1, Side::Black);
         let stop = AtomicBool::new(false);
         let mut solver = ThreatSolver::new(Side::Black, &stop);
         let (line, kind) = solver.solve(&game).expect("a VCF exists");
@@ -481,16 +481,7 @@ mod tests {
     #[test]
     fn root_moves_keep_only_defences_against_a_vcf() {
         // The first puzzle's position with White to move: Black threatens a VCF.
-        let game = position(
-            15,
-            &[
-                "k4", "d7", "f7", "h7", "j7", "h8", "j9", "c10", "l10", "h11",
-            ],
-            &[
-                "g4", "g5", "i5", "e7", "e9", "i10", "j10", "i11", "f12", "f13",
-            ],
-            Side::White,
-        );
+        let game = position(15, FIRST_PUZZLE.0, FIRST_PUZZLE.1, Side::White);
         let stop = AtomicBool::new(false);
         let mut all = Vec::new();
         crate::search::SearchGame::search_moves(&game, &mut all);
