@@ -176,6 +176,7 @@ impl GameVisitor for PlayOne<'_> {
     type Output = GameRecord;
     fn visit<G: SearchGame>(self, mut game: G) -> GameRecord {
         apply_setup(&mut game, &self.job.setup).expect("openings are checked when read");
+        let game_forfeit_score = game.forfeit_score();
         play_game(
             game,
             &self.spec,
@@ -183,6 +184,7 @@ impl GameVisitor for PlayOne<'_> {
             self.engines,
             self.control,
             |g: &G| g.match_score(),
+            game_forfeit_score,
         )
     }
 }
@@ -385,7 +387,11 @@ fn report(
         }
         out.flush().map_err(io)?;
     }
-    write!(out, "{}", table(&names, &standings)).map_err(io)?;
+    let margin = match config.variant {
+        Variant::Othello { .. } => "discs",
+        Variant::KInRow(_) => "margin",
+    };
+    write!(out, "{}", table(&names, &standings, margin)).map_err(io)?;
     Ok(standings)
 }
 
@@ -414,8 +420,9 @@ fn score_line(standing: &Standing) -> String {
     )
 }
 
-/// The final table: one row per engine against the field.
-pub fn table(names: &[&str], standings: &[Standing]) -> String {
+/// The final table: one row per engine against the field. `margin` heads the column of
+/// summed game scores (Othello: the exam's disc score; other games: wins minus losses).
+pub fn table(names: &[&str], standings: &[Standing], margin: &str) -> String {
     let mut text = format!(
         "{:<16} {:>5} {:>5} {:>5} {:>5} {:>7} {:>8} {:>17} {:>6} {:>9} {:>7} {:>7} {:>8}\n",
         "engine",
@@ -427,7 +434,7 @@ pub fn table(names: &[&str], standings: &[Standing]) -> String {
         "elo",
         "95% interval",
         "los",
-        "discs",
+        margin,
         "time",
         "illegal",
         "failures"

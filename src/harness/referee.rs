@@ -59,6 +59,7 @@ pub fn play_game<G: Game>(
     engines: [&mut dyn EngineDriver; 2],
     control: TimeControl,
     score_of: impl Fn(&G) -> i32,
+    forfeit_score: i32,
 ) -> GameRecord {
     let [black, white] = engines;
     let mut engines: [&mut dyn EngineDriver; 2] = [black, white];
@@ -76,6 +77,7 @@ pub fn play_game<G: Game>(
                 record,
                 side_of(index),
                 Ending::Failure(side_of(index), failure.to_string()),
+                forfeit_score,
             );
         }
     }
@@ -120,28 +122,38 @@ pub fn play_game<G: Game>(
                     TimeControl::Clock { .. } | TimeControl::MoveTime(_)
                 ) =>
             {
-                return forfeit(record, side, Ending::TimeForfeit(side));
+                return forfeit(record, side, Ending::TimeForfeit(side), forfeit_score);
             }
             Err(failure) => {
-                return forfeit(record, side, Ending::Failure(side, failure.to_string()));
+                return forfeit(
+                    record,
+                    side,
+                    Ending::Failure(side, failure.to_string()),
+                    forfeit_score,
+                );
             }
         };
         if elapsed > deadline_after {
-            return forfeit(record, side, Ending::TimeForfeit(side));
+            return forfeit(record, side, Ending::TimeForfeit(side), forfeit_score);
         }
         if let TimeControl::Clock { inc, .. } = control {
             clocks[index] = clocks[index].saturating_sub(elapsed) + inc;
         }
         let mv = match game.parse_move(&text) {
             Ok(mv) if game.is_legal(mv) => mv,
-            _ => return forfeit(record, side, Ending::Illegal(side, text)),
+            _ => return forfeit(record, side, Ending::Illegal(side, text), forfeit_score),
         };
         let name = game.format_move(mv);
         game.make(mv);
         record.moves.push(name.clone());
         if let Err(failure) = engines[1 - index].opponent_moved(&name) {
             let other = side.opponent();
-            return forfeit(record, other, Ending::Failure(other, failure.to_string()));
+            return forfeit(
+                record,
+                other,
+                Ending::Failure(other, failure.to_string()),
+                forfeit_score,
+            );
         }
     }
 }
@@ -150,10 +162,10 @@ fn side_of(index: usize) -> Side {
     if index == 0 { Side::Black } else { Side::White }
 }
 
-fn forfeit(mut record: GameRecord, loser: Side, ending: Ending) -> GameRecord {
+fn forfeit(mut record: GameRecord, loser: Side, ending: Ending, score: i32) -> GameRecord {
     record.winner = Some(loser.opponent());
     record.ending = ending;
-    record.black_score = if loser == Side::Black { -64 } else { 64 };
+    record.black_score = if loser == Side::Black { -score } else { score };
     record
 }
 

@@ -98,6 +98,10 @@ pub trait SearchGame: Game {
             None => 0,
         }
     }
+    /// Black's `match_score` when White forfeits (Othello: every square, 64 on 8x8).
+    fn forfeit_score(&self) -> i32 {
+        1
+    }
     /// Formats a score for `info` lines (Othello: discs, `+4.25`).
     fn format_score(&self, score: Score) -> String {
         format!("{score:+}")

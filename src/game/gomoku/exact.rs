@@ -32,7 +32,8 @@ struct Solver<'a> {
 }
 
 pub(super) fn solve(game: &Gomoku, stop: &AtomicBool) -> Option<Exact> {
-    let bits = 22;
+    // Small solves must not pay for clearing a big table: no stop can cut that short.
+    let bits = (game.empties() + 2).clamp(10, 22);
     let mut solver = Solver {
         table: vec![Entry::default(); 1 << bits],
         mask: (1 << bits) - 1,

@@ -92,6 +92,10 @@ impl SearchGame for Othello {
         }
     }
 
+    fn forfeit_score(&self) -> i32 {
+        (self.size() * self.size()) as i32
+    }
+
     fn format_score(&self, score: Score) -> String {
         format!("{:+.2}", score as f64 / DISC as f64)
     }
