@@ -360,16 +360,19 @@ impl Engine {
 const HELP: &str = "\
 commands (see protocol.md):
   newgame [othello|reversi] [size=4|6|8] [rule=normal|misere]
+  newgame gomoku [size=N] [rule=freestyle|exact] [opening=center|free]
+  newgame pente [size=N] [opening=center|tournament|free]
+  newgame tictactoe [size=N] [k=K]
   setboard <cells> <side>     cells row by row: X x * black, O o white, - . empty
   move <m>                    d3, D3, 3,2 (0-based column,row) or pass
   undo                        take back the last move
   moves                       legal moves in field order
-  status                      playing <side> | over <winner|draw> <black> <white>
+  status                      playing <side> | over <winner|draw> <details>
   show                        board diagram
   perft <depth>               leaf count
   go [time <ms>] [inc <ms>] [movetime <ms>] [depth <n>] [nodes <n>]
   stop                        end a running go or perft now
-  solve                       exact score and best move (othello endgames)
+  solve [movetime <ms>]       exact result and best move, or a forced win by threats
   set player search|random|greedy
   set seed <n>
   set hash <MiB>              transposition table size (default 64)
