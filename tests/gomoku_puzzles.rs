@@ -74,6 +74,6 @@ fn vct_puzzles() {
     let (solved, total, vct) = run(&text, 100_000, Kind::Vct);
     eprintln!("vct.txt: {solved}/{total} solved within 100k nodes");
     assert_eq!(total, 355);
-    assert!(solved >= 250, "{solved}/{total}");
+    assert!(solved >= 270, "{solved}/{total}");
     assert_eq!(vct, solved, "these puzzles have no VCF");
 }

@@ -23,9 +23,9 @@ pub const MAX_QUIET: u32 = 3;
 /// Attacker moves of any kind in a VCT line before its closing VCF.
 const MAX_VCT_MOVES: u32 = 10;
 /// Fours tried after each quiet threat, to close a VCT.
-const VCT_CLOSING_VCF: u32 = 20;
+const VCT_CLOSING_VCF: u32 = 10;
 /// Fours a quiet move may threaten to win with, to count as a threat.
-const QUIET_THREAT_VCF: u32 = 12;
+const QUIET_THREAT_VCF: u32 = 6;
 
 /// How a forced win was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
