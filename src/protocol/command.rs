@@ -114,13 +114,7 @@ fn parse_solve(args: &str) -> Result<Command, String> {
     match words(args).as_slice() {
         [] => Ok(Command::Solve(None)),
         [key, value] if key.eq_ignore_ascii_case("movetime") => {
-            let millis = parse_number(value, "solve movetime")?;
-            if millis > MAX_MILLIS {
-                return Err(format!(
-                    "solve movetime: {millis} ms is too large (at most {MAX_MILLIS})"
-                ));
-            }
-            Ok(Command::Solve(Some(Duration::from_millis(millis))))
+            parse_millis(value, "solve movetime").map(|limit| Command::Solve(Some(limit)))
         }
         _ => Err(format!(
             "solve: expected nothing or 'movetime <ms>', got {}",
@@ -221,15 +215,7 @@ fn parse_go(args: &str) -> Result<Limits, String> {
             return Err(format!("go: {} needs a value", quote(pair[0])));
         };
         let number = |what: &str| parse_number(value, &format!("go {what}"));
-        let millis = |what: &str| -> Result<Option<Duration>, String> {
-            let ms = number(what)?;
-            if ms > MAX_MILLIS {
-                return Err(format!(
-                    "go {what}: {ms} ms is too large (at most {MAX_MILLIS})"
-                ));
-            }
-            Ok(Some(Duration::from_millis(ms)))
-        };
+        let millis = |what: &str| parse_millis(value, &format!("go {what}")).map(Some);
         match key.to_ascii_lowercase().as_str() {
             "time" => limits.time = millis("time")?,
             "inc" => limits.inc = millis("inc")?,
@@ -248,6 +234,17 @@ fn parse_go(args: &str) -> Result<Limits, String> {
         }
     }
     Ok(limits)
+}
+
+/// A millisecond count, at most `MAX_MILLIS`; `what` names it in errors.
+fn parse_millis(value: &str, what: &str) -> Result<Duration, String> {
+    let ms = parse_number(value, what)?;
+    if ms > MAX_MILLIS {
+        return Err(format!(
+            "{what}: {ms} ms is too large (at most {MAX_MILLIS})"
+        ));
+    }
+    Ok(Duration::from_millis(ms))
 }
 
 fn parse_set(args: &str) -> Result<Command, String> {

@@ -347,10 +347,6 @@ impl Gomoku {
         (self.config.size * self.config.size) as u32 - self.stones[0] - self.stones[1]
     }
 
-    pub fn ply(&self) -> u32 {
-        self.ply
-    }
-
     fn board_points(&self) -> impl Iterator<Item = usize> + use<> {
         let (size, stride) = (self.config.size, self.stride);
         (0..size * size).map(move |field| (field / size + RADIUS) * stride + field % size + RADIUS)

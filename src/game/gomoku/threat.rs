@@ -34,15 +34,6 @@ pub enum Kind {
     Vct,
 }
 
-impl Kind {
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Vcf => "vcf",
-            Kind::Vct => "vct",
-        }
-    }
-}
-
 pub struct ThreatSolver<'a> {
     pub nodes: u64,
     /// The search gives up after this many nodes.
