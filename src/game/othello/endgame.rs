@@ -49,7 +49,9 @@ struct Entry {
     lower: i8,
     upper: i8,
     best: u8,
-    used: bool,
+    /// Empty squares of the position, which measures the work the entry saves; 0 when
+    /// the slot is free (no position in the table has fewer than `TABLE_MIN_EMPTIES`).
+    empties: u8,
 }
 
 /// The result of a solve: the exact margin (from the side to move) and a best move
@@ -102,6 +104,11 @@ impl Solver {
     ) -> Option<Solution> {
         // Win, loss or draw first: the cheapest question, and the first answer to have.
         let wld = self.solve_window(player, opponent, board, rule, -1, 1, stop)?;
+        log::debug!(
+            "solve window -1..1: {} after {} nodes",
+            wld.score,
+            self.nodes
+        );
         if wld.score == 0 {
             return Some(wld);
         }
@@ -115,6 +122,11 @@ impl Solver {
         while low < high {
             let probe = low + (high - low + 1) / 2;
             let bound = self.solve_window(player, opponent, board, rule, probe - 1, probe, stop)?;
+            log::debug!(
+                "solve probe {probe}: {} after {} nodes",
+                bound.score,
+                self.nodes
+            );
             if bound.score >= probe {
                 low = bound.score;
                 best = bound.best;
@@ -216,7 +228,35 @@ impl Solver {
             ^ opponent.wrapping_mul(0xc2b2_ae3d_27d4_eb4f))
         .rotate_left(29)
         .wrapping_mul(0x1656_67b1_9e37_79f9);
-        (key >> 20) as usize & self.mask
+        (key >> 20) as usize & self.mask & !1
+    }
+
+    /// The entry of this position in the two-entry bucket at `slot`, if any.
+    #[inline]
+    fn probe(&self, slot: usize, player: u64, opponent: u64) -> Option<Entry> {
+        self.table[slot..slot + 2]
+            .iter()
+            .find(|entry| {
+                entry.player == player && entry.opponent == opponent && entry.empties != 0
+            })
+            .copied()
+    }
+
+    /// Stores over the same position, else over the bucket's entry with fewer empties
+    /// (less work lost), the second on a tie so that deep entries stay.
+    #[inline]
+    fn store(&mut self, slot: usize, entry: Entry) {
+        let bucket = &mut self.table[slot..slot + 2];
+        let index = if bucket[0].player == entry.player && bucket[0].opponent == entry.opponent {
+            0
+        } else if bucket[1].player == entry.player && bucket[1].opponent == entry.opponent {
+            1
+        } else if bucket[0].empties < bucket[1].empties {
+            0
+        } else {
+            1
+        };
+        bucket[index] = entry;
     }
 }
 
@@ -343,26 +383,27 @@ impl Context<'_> {
             }
             return -self.search(opponent, player, -beta, -alpha, empties);
         }
-        // Stable discs are at most all the opponent's discs: test only when that could cut.
-        if empties >= STABILITY_MIN_EMPTIES
-            && !self.solver.misere
-            && alpha >= self.solver.squares - 2 * opponent.count_ones() as i32
-        {
-            // The opponent's stable discs cap what the side to move can reach.
-            let stable = stable_discs(opponent, player, board).count_ones() as i32;
-            let ceiling = self.solver.squares - 2 * stable;
-            if ceiling <= alpha {
-                return ceiling;
+        // Stable discs cap the score: the opponent's under the normal rule (they end up
+        // ours at most), our own under misère. Stable discs are at most all the discs of
+        // their colour, so test only when that could cut.
+        if empties >= STABILITY_MIN_EMPTIES {
+            let capping = if self.solver.misere { player } else { opponent };
+            if alpha >= self.solver.squares - 2 * capping.count_ones() as i32 {
+                let others = player ^ opponent ^ capping;
+                let stable = stable_discs(capping, others, board).count_ones() as i32;
+                let ceiling = self.solver.squares - 2 * stable;
+                if ceiling <= alpha {
+                    return ceiling;
+                }
+                beta = beta.min(ceiling);
             }
-            beta = beta.min(ceiling);
         }
         let mut table_move = None;
         let mut slot = 0;
         let use_table = empties >= TABLE_MIN_EMPTIES;
         if use_table {
             slot = self.solver.slot(player, opponent);
-            let entry = self.solver.table[slot];
-            if entry.used && entry.player == player && entry.opponent == opponent {
+            if let Some(entry) = self.solver.probe(slot, player, opponent) {
                 let (lower, upper) = (entry.lower as i32, entry.upper as i32);
                 if lower >= beta {
                     return lower;
@@ -386,8 +427,8 @@ impl Context<'_> {
             for &(_, square, flipped) in &list.moves[..list.len] {
                 let child_player = opponent ^ flipped;
                 let child_opponent = player | flipped | square_bit(square as usize);
-                let entry = self.solver.table[self.solver.slot(child_player, child_opponent)];
-                if entry.used && entry.player == child_player && entry.opponent == child_opponent {
+                let child_slot = self.solver.slot(child_player, child_opponent);
+                if let Some(entry) = self.solver.probe(child_slot, child_player, child_opponent) {
                     let score = -(entry.upper as i32);
                     if score >= beta {
                         return score;
@@ -408,14 +449,17 @@ impl Context<'_> {
             } else {
                 (best_score, best_score)
             };
-            self.solver.table[slot] = Entry {
-                player,
-                opponent,
-                lower: lower as i8,
-                upper: upper as i8,
-                best: best_move,
-                used: true,
-            };
+            self.solver.store(
+                slot,
+                Entry {
+                    player,
+                    opponent,
+                    lower: lower as i8,
+                    upper: upper as i8,
+                    best: best_move,
+                    empties: empties as u8,
+                },
+            );
         }
         best_score
     }
@@ -451,8 +495,7 @@ impl Context<'_> {
                 if empties >= EVAL_ORDER_MIN_EMPTIES {
                     // High in the tree the evaluation of the reply position adds to it
                     // (1 key unit per half disc): 27% fewer nodes on FFO #40-#44.
-                    let features = disc_features(child_player, child_opponent, board);
-                    key -= features.score(self.solver.weights) / 50;
+                    key -= self.evaluate(child_player, child_opponent) / 50;
                 }
                 key
             } else {
@@ -472,6 +515,11 @@ impl Context<'_> {
             list.len += 1;
         }
         list
+    }
+
+    #[inline]
+    fn evaluate(&self, player: u64, opponent: u64) -> i32 {
+        disc_features(player, opponent, self.solver.board).score(self.solver.weights)
     }
 
     /// The quadrants holding an odd number of empty squares.

@@ -15,9 +15,14 @@ pub const DISC: Score = 100;
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// log2 of the endgame table's entries (24 bytes each) for a solve with this many
-/// empties: small solves must not pay for clearing a big table, which no stop can cut.
+/// empties: small solves must not pay for clearing a big table, which no stop can cut,
+/// and the longest (minutes or more) get 400 MB.
 fn solver_table_bits(empties: u32) -> u32 {
-    (empties + 2).clamp(10, 22)
+    match empties {
+        0..=19 => (empties + 2).max(10),
+        20..=25 => 22,
+        _ => 24,
+    }
 }
 
 /// Moves of the proven best line an exact solve reports.
