@@ -8,7 +8,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::Rule;
-use super::bitboard::{Squares, flips, legal_moves, neighbours, square_bit};
+use super::bitboard::{ADJACENT, Squares, flips, legal_moves, neighbours, square_bit};
 use super::eval::{Weights, disc_features, weights};
 use super::stability::stable_discs;
 
@@ -552,6 +552,9 @@ impl Context<'_> {
         let odd = self.odd_quadrants(empty);
         let mut best_score = i32::MIN;
         for square in Squares(empty & odd).chain(Squares(empty & !odd)) {
+            if ADJACENT[square] & opponent == 0 {
+                continue;
+            }
             let flipped = flips(square, player, opponent);
             if flipped == 0 {
                 continue;
@@ -577,7 +580,9 @@ impl Context<'_> {
             return best_score;
         }
         // No move: pass if the opponent can move, else the game is over.
-        if Squares(empty).any(|square| flips(square, opponent, player) != 0) {
+        if Squares(empty)
+            .any(|square| ADJACENT[square] & player != 0 && flips(square, opponent, player) != 0)
+        {
             -self.search_few(opponent, player, -beta, -alpha, empties)
         } else {
             self.solver.terminal(player, opponent)
@@ -587,13 +592,22 @@ impl Context<'_> {
     #[inline]
     fn last_square(&mut self, player: u64, opponent: u64, square: usize) -> i32 {
         let bit = square_bit(square);
-        let flipped = flips(square, player, opponent);
+        let adjacent = ADJACENT[square];
+        let flipped = if adjacent & opponent != 0 {
+            flips(square, player, opponent)
+        } else {
+            0
+        };
         if flipped != 0 {
             return self
                 .solver
                 .terminal(player | flipped | bit, opponent ^ flipped);
         }
-        let flipped = flips(square, opponent, player);
+        let flipped = if adjacent & player != 0 {
+            flips(square, opponent, player)
+        } else {
+            0
+        };
         if flipped != 0 {
             return self
                 .solver
