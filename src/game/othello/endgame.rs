@@ -11,6 +11,7 @@ use super::Rule;
 use super::bitboard::{ADJACENT, Squares, flips, legal_moves, neighbours, square_bit};
 use super::eval::{Weights, disc_features, weights};
 use super::stability::stable_discs;
+use super::symmetry::{distinct_moves, stabilizer};
 
 /// Below this many empties no transposition table is used.
 const TABLE_MIN_EMPTIES: u32 = 9;
@@ -22,6 +23,9 @@ const FASTEST_FIRST_MIN_EMPTIES: u32 = 5;
 const ETC_MIN_EMPTIES: u32 = 12;
 /// From this many empties on, the evaluation helps to order moves.
 const EVAL_ORDER_MIN_EMPTIES: u32 = 12;
+/// With at most this many discs on the board, moves that lead to mirror images of one
+/// position are searched once: symmetric positions occur near the start.
+const SYMMETRY_MAX_DISCS: i32 = 16;
 /// From this many empties on, stable discs bound the score.
 const STABILITY_MIN_EMPTIES: u32 = 7;
 
@@ -66,8 +70,10 @@ pub struct Solver {
     pub nodes: u64,
     board: u64,
     squares: i32,
+    size: usize,
     quadrants: [u64; 4],
     corners: u64,
+    symmetry_max_discs: i32,
     corner_weights: CornerWeights,
     misere: bool,
     weights: &'static Weights,
@@ -83,12 +89,20 @@ impl Solver {
             nodes: 0,
             board: !0,
             squares: 64,
+            size: 8,
             quadrants: quadrants(8),
             corners: corners(8),
+            symmetry_max_discs: SYMMETRY_MAX_DISCS,
             corner_weights: CornerWeights::of(Rule::Normal),
             misere: false,
             weights: weights(Rule::Normal),
         }
+    }
+
+    /// Looks for mirror-image moves in every position, not only near the start.
+    #[cfg(test)]
+    fn check_symmetry_everywhere(&mut self) {
+        self.symmetry_max_discs = 64;
     }
 
     pub fn clear(&mut self) {
@@ -202,8 +216,9 @@ impl Solver {
         }
         self.board = board;
         self.squares = board.count_ones() as i32;
-        self.quadrants = quadrants(board_size(board));
-        self.corners = corners(board_size(board));
+        self.size = board_size(board);
+        self.quadrants = quadrants(self.size);
+        self.corners = corners(self.size);
         self.corner_weights = CornerWeights::of(rule);
         self.misere = misere;
         self.weights = weights(rule);
@@ -514,6 +529,13 @@ impl Context<'_> {
         let board = self.solver.board;
         let empty = board & !(player | opponent);
         let odd_quadrants = self.odd_quadrants(empty);
+        let discs = self.solver.squares - empties as i32;
+        let moves = if discs <= self.solver.symmetry_max_discs {
+            let size = self.solver.size;
+            distinct_moves(moves, stabilizer(player, opponent, size), size)
+        } else {
+            moves
+        };
         for square in Squares(moves) {
             let flipped = flips(square, player, opponent);
             let bit = square_bit(square);
@@ -735,6 +757,71 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Plain negamax on bitboards, for positions no game reaches by itself.
+    fn minimax_bits(player: u64, opponent: u64, board: u64, misere: bool) -> i32 {
+        let moves = legal_moves(player, opponent, board);
+        if moves == 0 {
+            if legal_moves(opponent, player, board) == 0 {
+                let margin = final_margin(player, opponent, board.count_ones() as i32);
+                return if misere { -margin } else { margin };
+            }
+            return -minimax_bits(opponent, player, board, misere);
+        }
+        Squares(moves)
+            .map(|square| {
+                let flipped = flips(square, player, opponent);
+                -minimax_bits(
+                    opponent ^ flipped,
+                    player | flipped | square_bit(square),
+                    board,
+                    misere,
+                )
+            })
+            .max()
+            .unwrap()
+    }
+
+    #[test]
+    fn the_4x4_game_is_solved_from_the_start() {
+        // Symmetric moves are searched once near the start: the value must not change.
+        let stop = AtomicBool::new(false);
+        for rule in [Rule::Normal, Rule::Misere] {
+            let game = Othello::new(4, rule).unwrap();
+            let (p, o, board) = (game.player(), game.opponent(), game.board());
+            let expected = minimax_bits(p, o, board, rule == Rule::Misere);
+            let solution = Solver::new(12).solve(p, o, board, rule, &stop).unwrap();
+            assert_eq!(solution.score, expected, "{rule:?}");
+        }
+    }
+
+    #[test]
+    fn searching_one_of_each_mirror_pair_keeps_the_value() {
+        use super::super::symmetry::{Symmetry, stabilizer};
+        let stop = AtomicBool::new(false);
+        let mut checked = 0;
+        for (size, rule) in [(6, Rule::Normal), (6, Rule::Misere), (8, Rule::Normal)] {
+            for seed in 0..40 {
+                let game = random_position(size, rule, 16, seed);
+                // Folding the position onto itself by an involution makes it symmetric.
+                let symmetry = Symmetry::ALL[[1, 2, 3, 4, 7][seed as usize % 5]];
+                let player = game.player() | symmetry.apply(game.player(), size);
+                let opponent = (game.opponent() | symmetry.apply(game.opponent(), size)) & !player;
+                let board = game.board();
+                let empties = (board & !(player | opponent)).count_ones();
+                if empties > 11 || stabilizer(player, opponent, size) == 0 {
+                    continue;
+                }
+                let expected = minimax_bits(player, opponent, board, rule == Rule::Misere);
+                let mut solver = Solver::new(14);
+                solver.check_symmetry_everywhere();
+                let solution = solver.solve(player, opponent, board, rule, &stop).unwrap();
+                assert_eq!(solution.score, expected, "{size} {rule:?} seed {seed}");
+                checked += 1;
+            }
+        }
+        assert!(checked >= 30, "only {checked} symmetric positions");
     }
 
     #[test]

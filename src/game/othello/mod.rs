@@ -6,6 +6,7 @@ pub mod eval;
 pub mod obf;
 pub mod search;
 pub mod stability;
+pub mod symmetry;
 mod zobrist;
 
 use std::fmt::Write as _;
