@@ -43,7 +43,7 @@ fn fill_both_ways(player: u64, opponent: u64, shift: u32) -> u64 {
 
 /// Squares next to `discs` in any direction (frontier and potential mobility).
 #[inline]
-pub fn neighbours(discs: u64) -> u64 {
+pub const fn neighbours(discs: u64) -> u64 {
     const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
     const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     let east = (discs << 1) & NOT_A;
@@ -60,19 +60,7 @@ const fn build_adjacent() -> [u64; 64] {
     let mut adjacent = [0u64; 64];
     let mut square = 0;
     while square < 64 {
-        let (row, col) = ((square / 8) as i32, (square % 8) as i32);
-        let mut dr = -1;
-        while dr <= 1 {
-            let mut dc = -1;
-            while dc <= 1 {
-                let (r, c) = (row + dr, col + dc);
-                if (dr != 0 || dc != 0) && r >= 0 && r < 8 && c >= 0 && c < 8 {
-                    adjacent[square] |= 1u64 << (r * 8 + c);
-                }
-                dc += 1;
-            }
-            dr += 1;
-        }
+        adjacent[square] = neighbours(1 << square);
         square += 1;
     }
     adjacent

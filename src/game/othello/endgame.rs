@@ -283,8 +283,9 @@ fn board_size(board: u64) -> usize {
     (board & 0xff).count_ones() as usize
 }
 
-/// How corners weigh in the fastest-first move order, as replies: the opponent's corner
-/// replies count extra, and taking a corner counts as a quarter of a reply less.
+/// How corners weigh in the fastest-first move order, in its key units (16 per reply):
+/// what each corner reply of the opponent adds to the reply count, and what taking a
+/// corner is worth.
 #[derive(Clone, Copy)]
 struct CornerWeights {
     reply: i32,
