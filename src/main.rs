@@ -68,6 +68,15 @@ enum Commands {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Trains the Othello pattern evaluation on WTHOR games and writes its weights file.
+    Train {
+        /// Directory of WTHOR `<moves> <diff>` files.
+        #[arg(long)]
+        wthor: std::path::PathBuf,
+        /// Weights file to write (the shipped one is src/game/othello/weights/normal8.bin).
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
     /// Runs the threat solver on Gomoku forced-win puzzles and counts those solved.
     Puzzles {
         /// Puzzle file: `<size> <side> B:<cells> W:<cells> ; <first> ; <line> ; <tags>`.
@@ -231,6 +240,9 @@ fn main() -> ExitCode {
                 arbor::cli::tune::tune(rule, wthor.as_deref(), *selfplay, *seed, &mut io::stdout())
                     .map(|_| ())
             }),
+        Some(Commands::Train { wthor, out }) => {
+            arbor::cli::train::train(wthor, out, &mut io::stdout())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,4 +4,5 @@
 pub mod play;
 pub mod puzzles;
 pub mod solve;
+pub mod train;
 pub mod tune;

@@ -14,7 +14,7 @@ use std::sync::atomic::AtomicBool;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use crate::game::othello::eval::{FEATURES, Features, Weights, features, weights};
+use crate::game::othello::eval::{FEATURES, Features, Weights, disc_features, features, weights};
 use crate::game::othello::{Othello, Rule};
 use crate::game::{Game, Move};
 use crate::limits::Limits;
@@ -137,8 +137,21 @@ fn add_game(fit: &mut Fit, positions: &[(Features, bool)], black_margin: f64, ho
     }
 }
 
-/// Replays WTHOR lines (`<moves> <black disc difference>`), passes implied.
-fn wthor_games(dir: &Path, fit: &mut Fit) -> Result<usize, String> {
+/// A position of a WTHOR game before a move: the discs of the side to move and of the
+/// other side, and whether Black is to move.
+#[derive(Clone, Copy)]
+pub struct GamePosition {
+    pub player: u64,
+    pub opponent: u64,
+    pub black_to_move: bool,
+}
+
+/// Replays the finished WTHOR games in `dir` (lines `<moves> <black disc difference>`,
+/// passes implied) and hands each game's positions and Black's final margin to `each`.
+pub fn replay_wthor(
+    dir: &Path,
+    mut each: impl FnMut(&[GamePosition], i32),
+) -> Result<usize, String> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(|entry| entry.ok().map(|entry| entry.path()))
@@ -173,19 +186,36 @@ fn wthor_games(dir: &Path, fit: &mut Fit) -> Result<usize, String> {
                 if !game.is_legal(mv) {
                     continue 'games;
                 }
-                if game.empties().count_ones() >= MIN_EMPTIES {
-                    positions.push((
-                        features(&game),
-                        game.side_to_move() == crate::game::Side::Black,
-                    ));
-                }
+                positions.push(GamePosition {
+                    player: game.player(),
+                    opponent: game.opponent(),
+                    black_to_move: game.side_to_move() == crate::game::Side::Black,
+                });
                 game.make(mv);
             }
-            add_game(fit, &positions, diff as f64, games % HOLDOUT_EVERY == 0);
+            each(&positions, diff);
             games += 1;
         }
     }
     Ok(games)
+}
+
+fn wthor_games(dir: &Path, fit: &mut Fit) -> Result<usize, String> {
+    let mut games = 0;
+    let mut features = Vec::with_capacity(64);
+    replay_wthor(dir, |positions, diff| {
+        features.clear();
+        for position in positions {
+            if 64 - (position.player | position.opponent).count_ones() >= MIN_EMPTIES {
+                features.push((
+                    disc_features(position.player, position.opponent, !0),
+                    position.black_to_move,
+                ));
+            }
+        }
+        add_game(fit, &features, diff as f64, games % HOLDOUT_EVERY == 0);
+        games += 1;
+    })
 }
 
 /// Self-play games: random opening plies, then depth-2 searches with some random moves.

@@ -3,7 +3,8 @@
 //! count late in the game, with weights that move with the game's phase. Misère has its
 //! own weights: corners anchor discs that can never be given away, so they hurt there.
 //!
-//! `features` is the seam where a tuner or a pattern-based evaluation plugs in.
+//! `features` is the seam the tuner fits; `evaluate` hands 8x8 normal-rule positions to
+//! the trained pattern evaluation (pattern.rs) instead.
 
 use std::sync::LazyLock;
 
@@ -162,7 +163,12 @@ pub fn weights(rule: Rule) -> &'static Weights {
     }
 }
 
+/// The engine's evaluation: the trained patterns on 8x8 under the normal rule, the
+/// hand-written features elsewhere (no games to train misère or small boards on).
 pub fn evaluate(game: &Othello) -> i32 {
+    if game.size == 8 && game.rule() == Rule::Normal {
+        return super::pattern::evaluate(game.player(), game.opponent());
+    }
     features(game).score(weights(game.rule()))
 }
 
@@ -188,11 +194,8 @@ mod tests {
             plain.set_board(start, Side::Black).unwrap();
             let mut cornered = plain.clone();
             cornered.set_board(&with_corner, Side::Black).unwrap();
-            assert_eq!(
-                evaluate(&cornered) > evaluate(&plain),
-                corner_helps,
-                "{rule:?}"
-            );
+            let hand = |game: &Othello| features(game).score(weights(rule));
+            assert_eq!(hand(&cornered) > hand(&plain), corner_helps, "{rule:?}");
         }
     }
 

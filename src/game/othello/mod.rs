@@ -4,6 +4,7 @@ pub mod bitboard;
 pub mod endgame;
 pub mod eval;
 pub mod obf;
+pub mod pattern;
 pub mod search;
 pub mod stability;
 pub mod symmetry;

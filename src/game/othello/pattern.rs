@@ -1,0 +1,299 @@
+//! Pattern evaluation for 8x8 Othello under the normal rule, in centi-discs from the side
+//! to move's view: the sum of one learned weight per configuration of each of 46 square
+//! groups (edges, corners, lines and diagonals, each with its rotations and reflections),
+//! one weight table per phase. `arbor train` fits the weights on the WTHOR games; the
+//! shipped file `weights/normal8.bin` is its output.
+
+use std::sync::LazyLock;
+
+use super::bitboard::square_bit;
+use super::symmetry::Symmetry;
+
+/// Squares of each pattern in one orientation (a1 = 0, b1 = 1, ..., h8 = 63); the other
+/// orientations are its images under the board's symmetries, sharing its weights.
+const SHAPES: [&[u8]; 11] = [
+    // Corner 3x3: a1 b1 c1 / a2 b2 c2 / a3 b3 c3.
+    &[0, 1, 2, 8, 9, 10, 16, 17, 18],
+    // Corner 2x5: a1..e1 / a2..e2.
+    &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12],
+    // Edge with both X squares: a1..h1, b2, g2.
+    &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],
+    // Second, third and fourth rows.
+    &[8, 9, 10, 11, 12, 13, 14, 15],
+    &[16, 17, 18, 19, 20, 21, 22, 23],
+    &[24, 25, 26, 27, 28, 29, 30, 31],
+    // Diagonals of 8 to 4 squares.
+    &[0, 9, 18, 27, 36, 45, 54, 63],
+    &[1, 10, 19, 28, 37, 46, 55],
+    &[2, 11, 20, 29, 38, 47],
+    &[3, 12, 21, 30, 39],
+    &[4, 13, 22, 31],
+];
+
+/// Positions with this many empties or fewer share the first phase, and so on up.
+pub const PHASE_EMPTIES: u32 = 6;
+pub const PHASES: usize = 61usize.div_ceil(PHASE_EMPTIES as usize);
+
+/// One placement of a shape: its squares in shape order and where its weights start.
+#[derive(Clone, Copy)]
+pub struct Instance {
+    squares: [u8; 10],
+    len: u8,
+    offset: u32,
+}
+
+pub struct Layout {
+    pub instances: Vec<Instance>,
+    /// Weights per phase: every shape's configurations, then one bias.
+    pub phase_len: usize,
+}
+
+pub static LAYOUT: LazyLock<Layout> = LazyLock::new(layout);
+
+fn layout() -> Layout {
+    let mut instances: Vec<Instance> = Vec::new();
+    let mut sets: Vec<u64> = Vec::new();
+    let mut offset = 0u32;
+    for shape in SHAPES {
+        for symmetry in Symmetry::ALL {
+            let mut squares = [0u8; 10];
+            let mut set = 0u64;
+            for (k, &square) in shape.iter().enumerate() {
+                let image = symmetry
+                    .apply(square_bit(square as usize), 8)
+                    .trailing_zeros();
+                squares[k] = image as u8;
+                set |= square_bit(image as usize);
+            }
+            // A shape that maps onto itself is counted once.
+            if !sets.contains(&set) {
+                sets.push(set);
+                instances.push(Instance {
+                    squares,
+                    len: shape.len() as u8,
+                    offset,
+                });
+            }
+        }
+        offset += 3u32.pow(shape.len() as u32);
+    }
+    Layout {
+        instances,
+        phase_len: offset as usize + 1,
+    }
+}
+
+impl Instance {
+    /// Its squares in shape order and the start of its weights within a phase.
+    pub fn parts(&self) -> (&[u8], u32) {
+        (&self.squares[..self.len as usize], self.offset)
+    }
+}
+
+impl Layout {
+    /// The weight index of every instance for this position (`player` to move), within
+    /// a phase: 0 for an empty square, 1 for the mover's disc, 2 for the other's.
+    #[inline]
+    pub fn indices(&self, player: u64, opponent: u64, out: &mut [u32]) {
+        for (slot, instance) in out.iter_mut().zip(&self.instances) {
+            let mut index = 0u32;
+            for &square in &instance.squares[..instance.len as usize] {
+                let cell = ((player >> square) & 1) + 2 * ((opponent >> square) & 1);
+                index = index * 3 + cell as u32;
+            }
+            *slot = instance.offset + index;
+        }
+    }
+
+    pub fn bias_index(&self) -> usize {
+        self.phase_len - 1
+    }
+}
+
+pub fn phase(empties: u32) -> usize {
+    (empties.min(60) / PHASE_EMPTIES) as usize
+}
+
+/// The shipped weights: `PHASES` tables of `LAYOUT.phase_len` centi-disc weights.
+static WEIGHTS: LazyLock<Vec<i16>> = LazyLock::new(|| {
+    let weights = decode(include_bytes!("weights/normal8.bin")).expect("shipped weights");
+    assert_eq!(weights.len(), PHASES * LAYOUT.phase_len, "shipped weights");
+    weights
+});
+
+/// The evaluation of an 8x8 position under the normal rule, `player` to move.
+#[inline]
+pub fn evaluate(player: u64, opponent: u64) -> i32 {
+    evaluate_with(&WEIGHTS, player, opponent)
+}
+
+/// The evaluation under `weights`, laid out as the shipped file's.
+#[inline]
+pub fn evaluate_with(weights: &[i16], player: u64, opponent: u64) -> i32 {
+    let layout = &*LAYOUT;
+    let empties = 64 - (player | opponent).count_ones();
+    let base = phase(empties) * layout.phase_len;
+    let weights = &weights[base..base + layout.phase_len];
+    let mut total = weights[layout.bias_index()] as i32;
+    // Runs of same-length instances, with the length known at compile time.
+    let mut start = 0;
+    while start < layout.instances.len() {
+        let len = layout.instances[start].len as usize;
+        let end = start
+            + layout.instances[start..]
+                .iter()
+                .take_while(|instance| instance.len as usize == len)
+                .count();
+        let run = &layout.instances[start..end];
+        total += match len {
+            10 => run_sum::<10>(run, player, opponent, weights),
+            9 => run_sum::<9>(run, player, opponent, weights),
+            8 => run_sum::<8>(run, player, opponent, weights),
+            7 => run_sum::<7>(run, player, opponent, weights),
+            6 => run_sum::<6>(run, player, opponent, weights),
+            5 => run_sum::<5>(run, player, opponent, weights),
+            _ => run_sum::<4>(run, player, opponent, weights),
+        };
+        start = end;
+    }
+    total
+}
+
+#[inline(always)]
+fn run_sum<const N: usize>(run: &[Instance], player: u64, opponent: u64, weights: &[i16]) -> i32 {
+    let mut total = 0;
+    for instance in run {
+        let mut index = 0u32;
+        for &square in &instance.squares[..N] {
+            let cell = ((player >> square) & 1) + 2 * ((opponent >> square) & 1);
+            index = index * 3 + cell as u32;
+        }
+        total += weights[(instance.offset + index) as usize] as i32;
+    }
+    total
+}
+
+const MAGIC: &[u8; 8] = b"ARBORPW1";
+
+/// Weights file: a magic, the count, then zig-zag varints where a 0 is followed by the
+/// length of a run of zeros (most configurations never occur in real games).
+pub fn encode(weights: &[i16]) -> Vec<u8> {
+    let mut out = MAGIC.to_vec();
+    out.extend_from_slice(&(weights.len() as u32).to_le_bytes());
+    let mut k = 0;
+    while k < weights.len() {
+        if weights[k] == 0 {
+            let run = weights[k..].iter().take_while(|&&w| w == 0).count();
+            push_varint(&mut out, 0);
+            push_varint(&mut out, run as u32);
+            k += run;
+        } else {
+            let w = weights[k] as i32;
+            push_varint(&mut out, ((w << 1) ^ (w >> 31)) as u32);
+            k += 1;
+        }
+    }
+    out
+}
+
+pub fn decode(bytes: &[u8]) -> Result<Vec<i16>, String> {
+    let rest = bytes
+        .strip_prefix(MAGIC.as_slice())
+        .ok_or("not an arbor weights file")?;
+    let count = u32::from_le_bytes(rest.get(..4).ok_or("truncated")?.try_into().unwrap());
+    let mut input = &rest[4..];
+    let mut weights = Vec::with_capacity(count as usize);
+    while weights.len() < count as usize {
+        let value = read_varint(&mut input)?;
+        if value == 0 {
+            let run = read_varint(&mut input)? as usize;
+            if run == 0 || weights.len() + run > count as usize {
+                return Err("bad run of zeros".into());
+            }
+            weights.resize(weights.len() + run, 0);
+        } else {
+            let w = ((value >> 1) as i32) ^ -((value & 1) as i32);
+            weights.push(i16::try_from(w).map_err(|_| "weight out of range")?);
+        }
+    }
+    if !input.is_empty() {
+        return Err("trailing bytes".into());
+    }
+    Ok(weights)
+}
+
+fn push_varint(out: &mut Vec<u8>, mut value: u32) {
+    while value >= 0x80 {
+        out.push(value as u8 | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+fn read_varint(input: &mut &[u8]) -> Result<u32, String> {
+    let mut value = 0u32;
+    for shift in (0..35).step_by(7) {
+        let (&byte, rest) = input.split_first().ok_or("truncated")?;
+        *input = rest;
+        value |= ((byte & 0x7f) as u32) << shift;
+        if byte & 0x80 == 0 {
+            return Ok(value);
+        }
+    }
+    Err("varint too long".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::othello::symmetry::Symmetry;
+
+    #[test]
+    fn layout_has_the_46_placements() {
+        let layout = &*LAYOUT;
+        assert_eq!(layout.instances.len(), 46);
+        // Every square is covered.
+        let covered = layout
+            .instances
+            .iter()
+            .flat_map(|i| i.squares[..i.len as usize].iter())
+            .fold(0u64, |bits, &s| bits | square_bit(s as usize));
+        assert_eq!(covered, !0);
+    }
+
+    #[test]
+    fn weights_file_round_trips() {
+        let weights: Vec<i16> = vec![0, 0, 0, 5, -7, 0, i16::MAX, i16::MIN, 0, 1];
+        assert_eq!(decode(&encode(&weights)).unwrap(), weights);
+        assert!(decode(b"nonsense").is_err());
+        let mut truncated = encode(&weights);
+        truncated.pop();
+        assert!(decode(&truncated).is_err());
+    }
+
+    /// The evaluation does not depend on the board's orientation.
+    #[test]
+    fn evaluation_is_symmetric() {
+        use crate::game::othello::Othello;
+        use crate::game::{Game, Move};
+        use rand::rngs::StdRng;
+        use rand::{Rng, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut moves: Vec<Move> = Vec::new();
+        for _ in 0..50 {
+            let mut game = Othello::standard();
+            for _ in 0..rng.random_range(0..50) {
+                game.generate_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                game.make(moves[rng.random_range(0..moves.len())]);
+            }
+            let (p, o) = (game.player(), game.opponent());
+            let value = evaluate(p, o);
+            for symmetry in Symmetry::ALL {
+                assert_eq!(evaluate(symmetry.apply(p, 8), symmetry.apply(o, 8)), value);
+            }
+        }
+    }
+}
