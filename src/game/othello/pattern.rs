@@ -333,20 +333,16 @@ mod tests {
         assert!(decode(&truncated).is_err());
     }
 
-    /// Both ways of computing the sum agree.
-    #[test]
-    fn pext_and_portable_sums_agree() {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("bmi2") {
-            use crate::game::othello::Othello;
-            use crate::game::{Game, Move};
-            use rand::rngs::StdRng;
-            use rand::{Rng, SeedableRng};
-            let mut rng = StdRng::seed_from_u64(9);
-            let mut moves: Vec<Move> = Vec::new();
-            let layout = &*LAYOUT;
-            let weights = &WEIGHTS[..layout.phase_len];
-            for _ in 0..200 {
+    /// Positions of random games, from the start to near the end.
+    fn random_positions(seed: u64, count: usize) -> Vec<(u64, u64)> {
+        use crate::game::othello::Othello;
+        use crate::game::{Game, Move};
+        use rand::rngs::StdRng;
+        use rand::{Rng, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut moves: Vec<Move> = Vec::new();
+        (0..count)
+            .map(|_| {
                 let mut game = Othello::standard();
                 for _ in 0..rng.random_range(0..60) {
                     game.generate_moves(&mut moves);
@@ -355,7 +351,20 @@ mod tests {
                     }
                     game.make(moves[rng.random_range(0..moves.len())]);
                 }
-                let (p, o) = (game.player(), game.opponent());
+                (game.player(), game.opponent())
+            })
+            .collect()
+    }
+
+    /// Both ways of computing the sum agree.
+    #[test]
+    fn pext_and_portable_sums_agree() {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("bmi2") {
+            let layout = &*LAYOUT;
+            for (p, o) in random_positions(9, 300) {
+                let base = phase(64 - (p | o).count_ones()) * layout.phase_len;
+                let weights = &WEIGHTS[base..base + layout.phase_len];
                 // SAFETY: BMI2 checked above.
                 let fast = unsafe { sum_bmi2(layout, weights, p, o) };
                 assert_eq!(fast, sum_portable(layout, weights, p, o));
@@ -366,22 +375,7 @@ mod tests {
     /// The evaluation does not depend on the board's orientation.
     #[test]
     fn evaluation_is_symmetric() {
-        use crate::game::othello::Othello;
-        use crate::game::{Game, Move};
-        use rand::rngs::StdRng;
-        use rand::{Rng, SeedableRng};
-        let mut rng = StdRng::seed_from_u64(7);
-        let mut moves: Vec<Move> = Vec::new();
-        for _ in 0..50 {
-            let mut game = Othello::standard();
-            for _ in 0..rng.random_range(0..50) {
-                game.generate_moves(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                game.make(moves[rng.random_range(0..moves.len())]);
-            }
-            let (p, o) = (game.player(), game.opponent());
+        for (p, o) in random_positions(7, 100) {
             let value = evaluate(p, o);
             for symmetry in Symmetry::ALL {
                 assert_eq!(evaluate(symmetry.apply(p, 8), symmetry.apply(o, 8)), value);
