@@ -153,7 +153,7 @@ fn train_phase(samples: &[Sample], shared: &[u32], phase: usize) -> (Vec<f64>, S
     let layout = &*LAYOUT;
     let features = layout.instances.len() + 1;
     let low = phase as u32 * PHASE_EMPTIES;
-    let high = low + PHASE_EMPTIES - 1;
+    let high = (low + PHASE_EMPTIES - 1).min(60);
     let in_band = |sample: &Sample, margin: u32| {
         let empties = 64 - (sample.player | sample.opponent).count_ones();
         empties + margin >= low && empties <= high + margin
