@@ -82,8 +82,6 @@ pub struct Solver {
     order: OrderWeights,
     misere: bool,
     weights: &'static Weights,
-    /// The pattern evaluation orders moves (8x8, normal rule), else the hand-written one.
-    patterns: bool,
 }
 
 impl Solver {
@@ -103,7 +101,6 @@ impl Solver {
             order: OrderWeights::of(8, Rule::Normal),
             misere: false,
             weights: weights(Rule::Normal),
-            patterns: true,
         }
     }
 
@@ -230,7 +227,6 @@ impl Solver {
         self.order = OrderWeights::of(self.size, rule);
         self.misere = misere;
         self.weights = weights(rule);
-        self.patterns = self.size == 8 && !misere;
         let mut context = Context {
             solver: self,
             stop,
@@ -301,8 +297,9 @@ struct OrderWeights {
     corner_reply: i32,
     corner_taken: i32,
     eval_divisor: i32,
-    /// Order by a shallow search instead of the evaluation from `SHALLOW_ORDER_MIN_EMPTIES`.
-    shallow: bool,
+    /// Order by the pattern evaluation (8x8, normal rule), and from
+    /// `SHALLOW_ORDER_MIN_EMPTIES` on by a 2-ply search of it; else by the hand-written one.
+    patterns: bool,
 }
 
 impl OrderWeights {
@@ -315,14 +312,14 @@ impl OrderWeights {
                 corner_reply: 16,
                 corner_taken: 4,
                 eval_divisor: 35,
-                shallow: true,
+                patterns: true,
             },
             Rule::Normal => OrderWeights {
                 reply: 16,
                 corner_reply: 16,
                 corner_taken: 4,
                 eval_divisor: 50,
-                shallow: false,
+                patterns: false,
             },
             // Fewest discs wins: corners anchor discs, so giving the opponent a corner
             // is good and taking one is bad. 30% fewer nodes on 6x6 misère positions with
@@ -332,7 +329,7 @@ impl OrderWeights {
                 corner_reply: -16,
                 corner_taken: -12,
                 eval_divisor: 50,
-                shallow: false,
+                patterns: false,
             },
         }
     }
@@ -584,7 +581,7 @@ impl Context<'_> {
                     // High in the tree the evaluation of the reply position adds to it:
                     // 27% fewer nodes on FFO #40-#44. Higher still, a 2-ply search of it
                     // (pattern evaluation only): 15% fewer again.
-                    let value = if order.shallow && empties >= SHALLOW_ORDER_MIN_EMPTIES {
+                    let value = if order.patterns && empties >= SHALLOW_ORDER_MIN_EMPTIES {
                         self.shallow(child_player, child_opponent, 2, -EVAL_BOUND, EVAL_BOUND)
                     } else {
                         self.evaluate(child_player, child_opponent)
@@ -613,7 +610,7 @@ impl Context<'_> {
 
     #[inline]
     fn evaluate(&self, player: u64, opponent: u64) -> i32 {
-        if self.solver.patterns {
+        if self.solver.order.patterns {
             return pattern::evaluate(player, opponent);
         }
         disc_features(player, opponent, self.solver.board).score(self.solver.weights)
