@@ -10,6 +10,7 @@
 
 use std::path::Path;
 
+use crate::game::othello::bitboard::square_bit;
 use crate::game::othello::eval::{NORMAL, disc_features};
 use crate::game::othello::pattern::{self, LAYOUT, PHASE_EMPTIES, PHASES};
 use crate::game::othello::symmetry::Symmetry;
@@ -45,7 +46,7 @@ fn shared_index() -> Vec<u32> {
         let set = squares.iter().fold(0u64, |bits, &s| bits | (1u64 << s));
         let mut permutations = Vec::new();
         for symmetry in Symmetry::ALL {
-            let image = |s: u8| symmetry.apply(1u64 << s, 8).trailing_zeros() as u8;
+            let image = |s: u8| symmetry.apply(square_bit(s as usize), 8).trailing_zeros() as u8;
             if symmetry.apply(set, 8) != set {
                 continue;
             }
@@ -112,7 +113,7 @@ pub fn fit(samples: &[Sample]) -> (Vec<i16>, Vec<String>) {
     let layout = &*LAYOUT;
     let mut weights = vec![0i16; PHASES * layout.phase_len];
     let mut reports = Vec::new();
-    let results: Vec<(usize, Vec<f64>, String)> = std::thread::scope(|scope| {
+    let mut results: Vec<(usize, Vec<f64>, String)> = std::thread::scope(|scope| {
         let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
         let handles: Vec<_> = (0..workers)
             .map(|worker| {
@@ -133,17 +134,15 @@ pub fn fit(samples: &[Sample]) -> (Vec<i16>, Vec<String>) {
             .flat_map(|handle| handle.join().expect("training thread"))
             .collect()
     });
-    let mut results = results;
     results.sort_by_key(|(phase, _, _)| *phase);
     for (phase, fitted, report) in results {
         reports.push(report);
         let base = phase * layout.phase_len;
+        // The bias shares with itself, so it is copied here too.
         for (index, &target) in shared.iter().enumerate() {
             let centi = (fitted[target as usize] * 100.0).round();
             weights[base + index] = centi.clamp(i16::MIN as f64, i16::MAX as f64) as i16;
         }
-        let bias = layout.bias_index();
-        weights[base + bias] = (fitted[bias] * 100.0).round() as i16;
     }
     (weights, reports)
 }

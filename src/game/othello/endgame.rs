@@ -9,8 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::Rule;
 use super::bitboard::{ADJACENT, Squares, flips, legal_moves, neighbours, square_bit};
-use super::eval::{Weights, disc_features, weights};
-use super::pattern;
+use super::eval::evaluate_discs;
 use super::stability::stable_discs;
 use super::symmetry::{distinct_moves, stabilizer};
 
@@ -81,7 +80,7 @@ pub struct Solver {
     symmetry_max_discs: i32,
     order: OrderWeights,
     misere: bool,
-    weights: &'static Weights,
+    rule: Rule,
 }
 
 impl Solver {
@@ -100,7 +99,7 @@ impl Solver {
             symmetry_max_discs: SYMMETRY_MAX_DISCS,
             order: OrderWeights::of(8, Rule::Normal),
             misere: false,
-            weights: weights(Rule::Normal),
+            rule: Rule::Normal,
         }
     }
 
@@ -226,7 +225,7 @@ impl Solver {
         self.corners = corners(self.size);
         self.order = OrderWeights::of(self.size, rule);
         self.misere = misere;
-        self.weights = weights(rule);
+        self.rule = rule;
         let mut context = Context {
             solver: self,
             stop,
@@ -297,9 +296,9 @@ struct OrderWeights {
     corner_reply: i32,
     corner_taken: i32,
     eval_divisor: i32,
-    /// Order by the pattern evaluation (8x8, normal rule), and from
-    /// `SHALLOW_ORDER_MIN_EMPTIES` on by a 2-ply search of it; else by the hand-written one.
-    patterns: bool,
+    /// From `SHALLOW_ORDER_MIN_EMPTIES` on, order by a 2-ply search of the evaluation
+    /// (only the trained one, on 8x8 under the normal rule, pays for it).
+    shallow: bool,
 }
 
 impl OrderWeights {
@@ -312,14 +311,14 @@ impl OrderWeights {
                 corner_reply: 16,
                 corner_taken: 4,
                 eval_divisor: 35,
-                patterns: true,
+                shallow: true,
             },
             Rule::Normal => OrderWeights {
                 reply: 16,
                 corner_reply: 16,
                 corner_taken: 4,
                 eval_divisor: 50,
-                patterns: false,
+                shallow: false,
             },
             // Fewest discs wins: corners anchor discs, so giving the opponent a corner
             // is good and taking one is bad. 30% fewer nodes on 6x6 misère positions with
@@ -329,7 +328,7 @@ impl OrderWeights {
                 corner_reply: -16,
                 corner_taken: -12,
                 eval_divisor: 50,
-                patterns: false,
+                shallow: false,
             },
         }
     }
@@ -581,7 +580,7 @@ impl Context<'_> {
                     // High in the tree the evaluation of the reply position adds to it:
                     // 27% fewer nodes on FFO #40-#44. Higher still, a 2-ply search of it
                     // (pattern evaluation only): 15% fewer again.
-                    let value = if order.patterns && empties >= SHALLOW_ORDER_MIN_EMPTIES {
+                    let value = if order.shallow && empties >= SHALLOW_ORDER_MIN_EMPTIES {
                         self.shallow(child_player, child_opponent, 2, -EVAL_BOUND, EVAL_BOUND)
                     } else {
                         self.evaluate(child_player, child_opponent)
@@ -610,10 +609,7 @@ impl Context<'_> {
 
     #[inline]
     fn evaluate(&self, player: u64, opponent: u64) -> i32 {
-        if self.solver.order.patterns {
-            return pattern::evaluate(player, opponent);
-        }
-        disc_features(player, opponent, self.solver.board).score(self.solver.weights)
+        evaluate_discs(player, opponent, self.solver.board, self.solver.rule)
     }
 
     /// Alpha-beta on the evaluation to `depth`, to order moves high in the tree.

@@ -166,10 +166,16 @@ pub fn weights(rule: Rule) -> &'static Weights {
 /// The engine's evaluation: the trained patterns on 8x8 under the normal rule, the
 /// hand-written features elsewhere (no games to train misère or small boards on).
 pub fn evaluate(game: &Othello) -> i32 {
-    if game.size == 8 && game.rule() == Rule::Normal {
-        return super::pattern::evaluate(game.player(), game.opponent());
+    evaluate_discs(game.player(), game.opponent(), game.board(), game.rule())
+}
+
+/// `evaluate` on bare bitboards (`player` to move).
+#[inline]
+pub fn evaluate_discs(player: u64, opponent: u64, board: u64, rule: Rule) -> i32 {
+    if board == !0 && rule == Rule::Normal {
+        return super::pattern::evaluate(player, opponent);
     }
-    features(game).score(weights(game.rule()))
+    disc_features(player, opponent, board).score(weights(rule))
 }
 
 fn board_index(board: u64) -> usize {

@@ -40,16 +40,14 @@ pub struct Instance {
     squares: [u8; 10],
     len: u8,
     offset: u32,
-    /// The symmetry whose inverse maps the board so that this instance lies on its
-    /// shape's own squares (`mask`), in the same order.
-    symmetry: u8,
+    /// The symmetry (index in `Symmetry::ALL`) that maps the board so that this
+    /// instance lies on its shape's own squares (`mask`), in the same order.
+    to_shape: u8,
     mask: u64,
 }
 
 pub struct Layout {
     pub instances: Vec<Instance>,
-    /// For each symmetry, the index of its inverse in `Symmetry::ALL`.
-    inverse: [usize; 8],
     /// `ternary[len][bits]`: the index of the configuration with discs on `bits` (the
     /// shape's squares in ascending order, first square most significant).
     ternary: Vec<[u32; 1024]>,
@@ -67,7 +65,7 @@ fn layout() -> Layout {
         let mask = shape
             .iter()
             .fold(0u64, |bits, &square| bits | square_bit(square as usize));
-        for (symmetry_index, symmetry) in Symmetry::ALL.into_iter().enumerate() {
+        for symmetry in Symmetry::ALL {
             let mut squares = [0u8; 10];
             let mut set = 0u64;
             for (k, &square) in shape.iter().enumerate() {
@@ -80,24 +78,22 @@ fn layout() -> Layout {
             // A shape that maps onto itself is counted once.
             if !sets.contains(&set) {
                 sets.push(set);
+                // A test board with no symmetry of its own finds the inverse.
+                let probe = 0x0000_0000_0000_0107u64;
+                let to_shape = (0..8)
+                    .find(|&t| Symmetry::ALL[t].apply(symmetry.apply(probe, 8), 8) == probe)
+                    .expect("a group");
                 instances.push(Instance {
                     squares,
                     len: shape.len() as u8,
                     offset,
-                    symmetry: symmetry_index as u8,
+                    to_shape: to_shape as u8,
                     mask,
                 });
             }
         }
         offset += 3u32.pow(shape.len() as u32);
     }
-    // A test board with no symmetry of its own tells the inverses apart.
-    let probe = 0x0000_0000_0000_0107u64;
-    let inverse = std::array::from_fn(|s| {
-        (0..8)
-            .find(|&t| Symmetry::ALL[t].apply(Symmetry::ALL[s].apply(probe, 8), 8) == probe)
-            .expect("a group")
-    });
     let ternary = (0..=10)
         .map(|len: usize| {
             std::array::from_fn(|bits| {
@@ -110,13 +106,24 @@ fn layout() -> Layout {
         .collect();
     Layout {
         instances,
-        inverse,
         ternary,
         phase_len: offset as usize + 1,
     }
 }
 
 impl Instance {
+    /// The weight index of this placement's configuration within a phase: per square in
+    /// shape order, 0 for empty, 1 for the mover's disc, 2 for the other's.
+    #[inline]
+    fn index(&self, player: u64, opponent: u64) -> u32 {
+        let mut index = 0u32;
+        for &square in &self.squares[..self.len as usize] {
+            let cell = ((player >> square) & 1) + 2 * ((opponent >> square) & 1);
+            index = index * 3 + cell as u32;
+        }
+        self.offset + index
+    }
+
     /// Its squares in shape order and the start of its weights within a phase.
     pub fn parts(&self) -> (&[u8], u32) {
         (&self.squares[..self.len as usize], self.offset)
@@ -124,17 +131,10 @@ impl Instance {
 }
 
 impl Layout {
-    /// The weight index of every instance for this position (`player` to move), within
-    /// a phase: 0 for an empty square, 1 for the mover's disc, 2 for the other's.
-    #[inline]
+    /// The weight index of every instance for this position (`player` to move).
     pub fn indices(&self, player: u64, opponent: u64, out: &mut [u32]) {
         for (slot, instance) in out.iter_mut().zip(&self.instances) {
-            let mut index = 0u32;
-            for &square in &instance.squares[..instance.len as usize] {
-                let cell = ((player >> square) & 1) + 2 * ((opponent >> square) & 1);
-                index = index * 3 + cell as u32;
-            }
-            *slot = instance.offset + index;
+            *slot = instance.index(player, opponent);
         }
     }
 
@@ -181,12 +181,12 @@ pub fn evaluate_with(weights: &[i16], player: u64, opponent: u64) -> i32 {
 fn sum_bmi2(layout: &Layout, weights: &[i16], player: u64, opponent: u64) -> i32 {
     use std::arch::x86_64::_pext_u64;
     let boards: [(u64, u64); 8] = std::array::from_fn(|s| {
-        let inverse = Symmetry::ALL[layout.inverse[s]];
-        (inverse.apply(player, 8), inverse.apply(opponent, 8))
+        let symmetry = Symmetry::ALL[s];
+        (symmetry.apply(player, 8), symmetry.apply(opponent, 8))
     });
     let mut total = weights[layout.bias_index()] as i32;
     for instance in &layout.instances {
-        let (own, other) = boards[instance.symmetry as usize];
+        let (own, other) = boards[instance.to_shape as usize];
         let ternary = &layout.ternary[instance.len as usize];
         let index = ternary[_pext_u64(own, instance.mask) as usize]
             + 2 * ternary[_pext_u64(other, instance.mask) as usize];
@@ -196,43 +196,10 @@ fn sum_bmi2(layout: &Layout, weights: &[i16], player: u64, opponent: u64) -> i32
 }
 
 fn sum_portable(layout: &Layout, weights: &[i16], player: u64, opponent: u64) -> i32 {
-    let mut total = weights[layout.bias_index()] as i32;
-    // Runs of same-length instances, with the length known at compile time.
-    let mut start = 0;
-    while start < layout.instances.len() {
-        let len = layout.instances[start].len as usize;
-        let end = start
-            + layout.instances[start..]
-                .iter()
-                .take_while(|instance| instance.len as usize == len)
-                .count();
-        let run = &layout.instances[start..end];
-        total += match len {
-            10 => run_sum::<10>(run, player, opponent, weights),
-            9 => run_sum::<9>(run, player, opponent, weights),
-            8 => run_sum::<8>(run, player, opponent, weights),
-            7 => run_sum::<7>(run, player, opponent, weights),
-            6 => run_sum::<6>(run, player, opponent, weights),
-            5 => run_sum::<5>(run, player, opponent, weights),
-            _ => run_sum::<4>(run, player, opponent, weights),
-        };
-        start = end;
-    }
-    total
-}
-
-#[inline(always)]
-fn run_sum<const N: usize>(run: &[Instance], player: u64, opponent: u64, weights: &[i16]) -> i32 {
-    let mut total = 0;
-    for instance in run {
-        let mut index = 0u32;
-        for &square in &instance.squares[..N] {
-            let cell = ((player >> square) & 1) + 2 * ((opponent >> square) & 1);
-            index = index * 3 + cell as u32;
-        }
-        total += weights[(instance.offset + index) as usize] as i32;
-    }
-    total
+    let bias = weights[layout.bias_index()] as i32;
+    layout.instances.iter().fold(bias, |total, instance| {
+        total + weights[instance.index(player, opponent) as usize] as i32
+    })
 }
 
 const MAGIC: &[u8; 8] = b"ARBORPW1";
