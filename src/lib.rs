@@ -1,9 +1,12 @@
 //! arbor: a game-playing engine for two-player perfect-information board games.
 
 pub mod cli;
+pub mod engine;
 pub mod game;
 pub mod harness;
 pub mod limits;
+pub mod memory;
 pub mod players;
 pub mod protocol;
 pub mod search;
+pub mod stop;

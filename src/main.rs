@@ -4,10 +4,11 @@ use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
 
+use arbor::engine::{DEFAULT_HASH_MB, MAX_HASH_MB, Settings};
+use arbor::game::roles::SearchGame;
 use arbor::game::variant::{GameVisitor, Variant};
 use arbor::players::PlayerKind;
-use arbor::protocol::{self, Output, Settings};
-use arbor::search::SearchGame;
+use arbor::protocol;
 
 /// arbor: an engine for Othello and other two-player board games.
 ///
@@ -25,6 +26,13 @@ struct Cli {
     /// Seed for repeatable random choices (as `set seed`); default: from the system.
     #[arg(long)]
     seed: Option<u64>,
+    /// Memory for all of the engine's tables in MiB (as `set hash`).
+    #[arg(long, default_value_t = DEFAULT_HASH_MB)]
+    hash: usize,
+    /// Milliseconds kept back from every move for pipes and scheduling (as `set
+    /// overhead`).
+    #[arg(long, default_value_t = 30)]
+    overhead: u64,
 }
 
 #[derive(Subcommand)]
@@ -53,6 +61,9 @@ enum Commands {
         /// The engine's clock for the whole game, in seconds.
         #[arg(long, default_value_t = 300.0)]
         time: f64,
+        /// Memory for the engine's tables, MiB.
+        #[arg(long, default_value_t = DEFAULT_HASH_MB)]
+        hash: usize,
     },
     /// Fits the Othello evaluation weights by least squares and prints them.
     Tune {
@@ -95,9 +106,9 @@ enum Commands {
     Solve {
         /// OBF file: `<64 cells> <side>; MOVE:+score; ...` per line.
         file: std::path::PathBuf,
-        /// log2 of the solver's hash table entries (24 bytes each).
-        #[arg(long, default_value_t = 22)]
-        hash_bits: u32,
+        /// Memory for the solver's table, MiB (emptied before each position).
+        #[arg(long, default_value_t = 512)]
+        hash: usize,
     },
 }
 
@@ -186,22 +197,30 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     let result = match &cli.command {
-        None => cli.game.variant().map(|variant| {
+        None => cli.game.variant().and_then(|variant| {
+            check_hash(cli.hash)?;
+            let overhead = std::time::Duration::from_millis(cli.overhead);
+            if overhead > arbor::engine::MAX_MOVE_OVERHEAD {
+                return Err(format!(
+                    "--overhead {} is above {} ms",
+                    cli.overhead,
+                    arbor::engine::MAX_MOVE_OVERHEAD.as_millis()
+                ));
+            }
             let settings = Settings {
                 variant,
                 player: cli.player,
                 seed: cli.seed,
+                hash_mb: cli.hash,
+                move_overhead: overhead,
             };
-            protocol::run(
-                BufReader::new(io::stdin()),
-                Output::new(io::stdout()),
-                settings,
-            );
+            protocol::run(BufReader::new(io::stdin()), io::stdout(), settings);
+            Ok(())
         }),
         Some(Commands::Perft { game, depth }) => game
             .variant()
             .map(|variant| variant.visit(PerftReport { depth: *depth })),
-        Some(Commands::Solve { file, hash_bits }) => solve(file, *hash_bits),
+        Some(Commands::Solve { file, hash }) => solve(file, *hash),
         Some(Commands::Gomocup) => {
             protocol::gomocup::run(BufReader::new(io::stdin()), io::stdout());
             Ok(())
@@ -227,7 +246,8 @@ fn main() -> ExitCode {
             color,
             level,
             time,
-        }) => play(game, color, *level, *time),
+            hash,
+        }) => play(game, color, *level, *time, *hash),
         Some(Commands::Tune {
             rule,
             wthor,
@@ -253,8 +273,24 @@ fn main() -> ExitCode {
     }
 }
 
-fn play(game: &GameArgs, color: &str, level: Option<u32>, time: f64) -> Result<(), String> {
-    use arbor::cli::play::{PlaySettings, PlayTerminal};
+fn check_hash(megabytes: usize) -> Result<(), String> {
+    if !(1..=MAX_HASH_MB).contains(&megabytes) {
+        return Err(format!(
+            "--hash {megabytes} is outside 1..={MAX_HASH_MB} MiB"
+        ));
+    }
+    Ok(())
+}
+
+fn play(
+    game: &GameArgs,
+    color: &str,
+    level: Option<u32>,
+    time: f64,
+    hash: usize,
+) -> Result<(), String> {
+    use arbor::cli::play::PlaySettings;
+    check_hash(hash)?;
     let humans = match color.to_ascii_lowercase().as_str() {
         "black" | "b" | "x" => [true, false],
         "white" | "w" | "o" => [false, true],
@@ -277,18 +313,10 @@ fn play(game: &GameArgs, color: &str, level: Option<u32>, time: f64) -> Result<(
             .is_none()
             .then(|| std::time::Duration::from_secs_f64(time)),
         depth: level,
+        hash_mb: hash,
     };
     let variant = game.variant()?;
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
-    let mut output = io::stdout();
-    variant
-        .visit(PlayTerminal {
-            settings,
-            input: &mut input,
-            output: &mut output,
-        })
-        .map_err(|e| e.to_string())
+    arbor::cli::play::play(variant, settings, BufReader::new(io::stdin()), io::stdout())
 }
 
 fn run_match(args: &MatchArgs) -> Result<(), String> {
@@ -410,9 +438,10 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
     run_match(&config, &mut io::stdout()).map(|_| ())
 }
 
-fn solve(file: &std::path::Path, hash_bits: u32) -> Result<(), String> {
+fn solve(file: &std::path::Path, hash: usize) -> Result<(), String> {
+    check_hash(hash)?;
     let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let report = arbor::cli::solve::solve_file(&text, hash_bits.clamp(10, 30), &mut io::stdout())?;
+    let report = arbor::cli::solve::solve_file(&text, hash, &mut io::stdout())?;
     if report.mismatches > 0 {
         return Err(format!(
             "{} scores disagree with {}",

@@ -3,11 +3,11 @@
 //! puzzle, so the counts do not depend on the machine.
 
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
 
 use arbor::cli::puzzles::{line_wins, parse_puzzle};
 use arbor::game::Game;
 use arbor::game::gomoku::threat::{Kind, ThreatSolver};
+use arbor::stop::Stop;
 
 fn puzzles(name: &str) -> Option<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -27,13 +27,13 @@ fn puzzles(name: &str) -> Option<String> {
 
 /// Solves every puzzle with a node limit; returns (solved, total, solved by `kind`).
 fn run(text: &str, nodes: u64, kind: Kind) -> (usize, usize, usize) {
-    let stop = AtomicBool::new(false);
+    let stop = Stop::never().with_node_limit(nodes);
     let (mut solved, mut total, mut of_kind) = (0, 0, 0);
     for line in text.lines().filter(|line| !line.trim().is_empty()) {
         let puzzle = parse_puzzle(line).unwrap_or_else(|e| panic!("{line}: {e}"));
         total += 1;
         let attacker = puzzle.game.side_to_move();
-        let mut solver = ThreatSolver::new(attacker, &stop).with_node_limit(nodes);
+        let mut solver = ThreatSolver::new(attacker, &stop);
         if let Some((moves, found)) = solver.solve(&puzzle.game) {
             assert!(
                 line_wins(&puzzle.game, &moves),

@@ -24,9 +24,9 @@ use std::hash::{Hash, Hasher};
 use std::time::Instant;
 
 use arbor::game::gomoku::Gomoku;
+use arbor::game::roles::SearchGame;
 use arbor::game::variant::{GameVisitor, Variant};
 use arbor::game::{Game, Move, Outcome, Side};
-use arbor::search::SearchGame;
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

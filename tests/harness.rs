@@ -4,8 +4,8 @@
 use std::process::Command;
 
 use arbor::game::othello::Othello;
+use arbor::game::roles::Scoring;
 use arbor::game::{Game, Side};
-use arbor::search::SearchGame;
 
 const ARBOR: &str = env!("CARGO_BIN_EXE_arbor");
 

@@ -1,15 +1,22 @@
-//! `arbor play`: a person against the engine (or another person) at the terminal.
+//! `arbor play`: a person against the engine (or another person) at the terminal, as a
+//! front end of the engine core.
 
 use std::io::{BufRead, Write};
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::game::variant::GameVisitor;
-use crate::game::{Move, Side};
+use crate::engine::events::{self, Arrival, Flow, Frontend};
+use crate::engine::{Engine, Finished, Settings};
+use crate::game::Side;
+use crate::game::variant::Variant;
 use crate::limits::Limits;
-use crate::search::tt::TranspositionTable;
-use crate::search::{SearchGame, Searcher};
+use crate::protocol::input::InputLine;
+use crate::search::SearchResult;
+use crate::search::report::{Report, score_text};
+
+/// Longest line a person may type.
+const MAX_LINE_BYTES: usize = 4096;
+/// How long `hint` thinks.
+const HINT_TIME: Duration = Duration::from_secs(1);
 
 /// Who sits on each side, and how the engine thinks.
 #[derive(Clone, Copy, Debug)]
@@ -19,188 +26,276 @@ pub struct PlaySettings {
     /// The engine's clock for the whole game, or `None` to use `depth`.
     pub engine_time: Option<Duration>,
     pub depth: Option<u32>,
+    /// Memory for the engine's tables, MiB.
+    pub hash_mb: usize,
 }
 
-pub struct PlayTerminal<'a, R: BufRead, W: Write> {
-    pub settings: PlaySettings,
-    pub input: &'a mut R,
-    pub output: &'a mut W,
+/// Plays one game of `variant` at the terminal until it ends, `quit` or the end of input.
+pub fn play(
+    variant: Variant,
+    settings: PlaySettings,
+    input: impl BufRead + Send + 'static,
+    output: impl Write + 'static,
+) -> Result<(), String> {
+    let core_settings = Settings {
+        variant,
+        hash_mb: settings.hash_mb,
+        ..Settings::default()
+    };
+    let (mut engine, receiver) = Engine::new(&core_settings)?;
+    let mut terminal = Terminal {
+        out: Box::new(output),
+        settings,
+        engine_left: settings.engine_time,
+        engine_used: Duration::ZERO,
+        played: Vec::new(),
+        changed: true,
+        prompted: false,
+        thinking_since: Instant::now(),
+    };
+    terminal.say(&format!(
+        "{} (type a move such as d3, or pass, undo, hint, moves, quit)",
+        variant
+    ));
+    events::run(input, MAX_LINE_BYTES, &mut engine, receiver, &mut terminal);
+    Ok(())
 }
 
-impl<R: BufRead, W: Write> GameVisitor for PlayTerminal<'_, R, W> {
-    type Output = std::io::Result<()>;
+struct Terminal {
+    out: Box<dyn Write>,
+    settings: PlaySettings,
+    engine_left: Option<Duration>,
+    engine_used: Duration,
+    /// Who made each move of the game and its name, for `undo` and the display.
+    played: Vec<(Side, String)>,
+    /// Whether the board must be shown again.
+    changed: bool,
+    /// Whether the person to move has been asked.
+    prompted: bool,
+    thinking_since: Instant,
+}
 
-    fn visit<G: SearchGame>(self, game: G) -> std::io::Result<()> {
-        let PlayTerminal {
-            settings,
-            input,
-            output,
-        } = self;
-        let mut game = game;
-        let mut history: Vec<(Move, G::Undo, Side)> = Vec::new();
-        let mut searcher = Searcher::<G>::new(Arc::new(TranspositionTable::new(64)));
-        let stop = AtomicBool::new(false);
-        let mut engine_left = settings.engine_time;
-        let mut engine_used = Duration::ZERO;
-        let mut moves = Vec::new();
-        writeln!(
-            output,
-            "{} (type a move such as d3, or pass, undo, hint, moves, quit)",
-            game.name()
-        )?;
-        let mut changed = true;
-        loop {
-            if std::mem::take(&mut changed) {
-                writeln!(output, "\n{}", game.diagram())?;
-                if let Some(&(mv, _, side)) = history.last() {
-                    writeln!(output, "last move: {side} {}", game.format_move(mv))?;
-                }
+impl Terminal {
+    fn say(&mut self, text: &str) {
+        let _ = writeln!(self.out, "{text}");
+        let _ = self.out.flush();
+    }
+
+    fn score(engine: &Engine, result: &Option<SearchResult>) -> String {
+        result.as_ref().map_or("-".to_string(), |result| {
+            score_text(engine.score_value(result.score, result.exact))
+        })
+    }
+
+    fn undo(&mut self, engine: &mut Engine) {
+        // Back to this person's previous turn: through the engine's replies too.
+        let mut undone = false;
+        while let Some((mover, _)) = self.played.pop() {
+            if engine.undo().is_err() {
+                break;
             }
-            if let Some(outcome) = game.outcome() {
-                let result = match outcome.winner {
-                    Some(side) => format!("{side} wins"),
-                    None => "a draw".to_string(),
-                };
-                writeln!(
-                    output,
-                    "game over: {result} ({}); the engine used {:.1} s",
-                    game.status_details(),
-                    engine_used.as_secs_f64()
-                )?;
-                return Ok(());
+            undone = true;
+            if self.settings.humans[mover.index()] {
+                break;
             }
-            let side = game.side_to_move();
-            game.generate_moves(&mut moves);
-            let think = |searcher: &mut Searcher<G>, game: &G, left: Option<Duration>| {
-                let limits = Limits {
-                    time: left,
-                    depth: settings.depth,
-                    ..Limits::default()
-                };
-                searcher.think(game, &limits, &stop, &mut |_, _| {})
+        }
+        if undone {
+            self.changed = true;
+        } else {
+            self.say("nothing to undo");
+        }
+    }
+
+    fn human_move(&mut self, engine: &mut Engine, text: &str) {
+        let side = engine.side_to_move();
+        if !self.settings.humans[side.index()] || engine.outcome().is_some() {
+            return self.say("it is not your turn");
+        }
+        let mv = match engine.parse_move(text) {
+            Ok(mv) => mv,
+            Err(error) => {
+                return self.say(&format!("{error}; try again (moves lists the legal ones)"));
+            }
+        };
+        if !engine.legal_moves().contains(&mv) {
+            return if mv.is_pass() {
+                self.say("you cannot pass: you have a legal move")
+            } else {
+                self.say(&format!("{text} is not a legal move here; try again"))
             };
-            if !settings.humans[side.index()] {
-                let started = Instant::now();
-                let result = think(&mut searcher, &game, engine_left);
-                let spent = started.elapsed();
-                engine_used += spent;
-                if let Some(left) = engine_left.as_mut() {
-                    *left = left.saturating_sub(spent);
-                }
-                let name = game.format_move(result.best);
-                let undo = game.make(result.best);
-                history.push((result.best, undo, side));
-                changed = true;
-                let clock = engine_left.map_or(String::new(), |left| {
-                    format!(", {:.1} s left", left.as_secs_f64())
-                });
-                writeln!(
-                    output,
-                    "arbor ({side}) plays {name} ({:.1} s{clock}, its score {})",
-                    spent.as_secs_f64(),
-                    game_score(&game, result.score, result.exact)
-                )?;
-                continue;
+        }
+        match engine.play_move(mv) {
+            Ok(name) => {
+                self.played.push((side, name));
+                self.changed = true;
             }
-            write!(output, "{side}> ")?;
-            output.flush()?;
-            let mut line = String::new();
-            if input.read_line(&mut line)? == 0 {
-                writeln!(output)?;
-                return Ok(());
-            }
-            let text = line.trim();
-            match text.to_ascii_lowercase().as_str() {
-                "" => {}
-                "quit" | "exit" => return Ok(()),
-                "moves" => {
-                    let names: Vec<String> = moves.iter().map(|&mv| game.format_move(mv)).collect();
-                    writeln!(output, "legal moves: {}", names.join(" "))?;
-                }
-                "hint" => {
-                    let limits = Limits {
-                        movetime: Some(Duration::from_secs(1)),
-                        ..Limits::default()
-                    };
-                    let result = searcher.think(&game, &limits, &stop, &mut |_, _| {});
-                    writeln!(
-                        output,
-                        "hint: {} (score {})",
-                        game.format_move(result.best),
-                        game_score(&game, result.score, result.exact)
-                    )?;
-                }
-                "undo" => {
-                    // Back to this person's previous turn: through the engine's replies too.
-                    let mut undone = false;
-                    while let Some((mv, undo, mover)) = history.pop() {
-                        game.unmake(mv, undo);
-                        undone = true;
-                        if settings.humans[mover.index()] {
-                            break;
-                        }
-                    }
-                    if !undone {
-                        writeln!(output, "nothing to undo")?;
-                    }
-                    changed = undone;
-                }
-                _ => match game.parse_move(text) {
-                    Err(error) => {
-                        writeln!(output, "{error}; try again (moves lists the legal ones)")?
-                    }
-                    Ok(mv) if !game.is_legal(mv) => {
-                        if mv.is_pass() {
-                            writeln!(output, "you cannot pass: you have a legal move")?;
-                        } else {
-                            writeln!(output, "{text} is not a legal move here; try again")?;
-                        }
-                    }
-                    Ok(mv) => {
-                        let undo = game.make(mv);
-                        history.push((mv, undo, side));
-                        changed = true;
-                    }
-                },
-            }
+            Err(error) => self.say(&error),
         }
     }
 }
 
-fn game_score<G: SearchGame>(game: &G, score: i32, exact: bool) -> String {
-    // `score` is from the mover's view; after the move it is the other side's turn.
-    if exact {
-        game.format_exact_score(score)
-    } else {
-        game.format_score(score)
+impl Frontend for Terminal {
+    type Item = String;
+
+    fn arrive(&mut self, _engine: &mut Engine, line: InputLine, _at: Instant) -> Arrival<String> {
+        match line {
+            InputLine::Text(text) => Arrival::Queue(text.trim().to_string()),
+            InputLine::TooLong(_) | InputLine::NotUtf8 => Arrival::Queue(String::from("?")),
+        }
+    }
+
+    fn handle(&mut self, engine: &mut Engine, text: String) -> Flow {
+        self.prompted = false;
+        match text.to_ascii_lowercase().as_str() {
+            "" => {}
+            "quit" | "exit" => return Flow::Exit,
+            "moves" => {
+                let names: Vec<String> = engine
+                    .legal_moves()
+                    .into_iter()
+                    .map(|mv| engine.move_name(mv))
+                    .collect();
+                self.say(&format!("legal moves: {}", names.join(" ")));
+            }
+            "hint" => {
+                let limits = Limits {
+                    movetime: Some(HINT_TIME),
+                    ..Limits::default()
+                };
+                if let Err(error) = engine.go(limits, Instant::now(), false) {
+                    self.say(&error);
+                }
+            }
+            "undo" => self.undo(engine),
+            _ => self.human_move(engine, &text),
+        }
+        Flow::Continue
+    }
+
+    fn report(&mut self, _engine: &Engine, _report: Report) {}
+
+    fn finished(&mut self, engine: &mut Engine, finished: Finished) -> Flow {
+        match finished {
+            Finished::Played { name, result, .. } => {
+                let spent = self.thinking_since.elapsed();
+                self.engine_used += spent;
+                if let Some(left) = self.engine_left.as_mut() {
+                    *left = left.saturating_sub(spent);
+                }
+                let side = engine.side_to_move().opponent();
+                self.played.push((side, name.clone()));
+                self.changed = true;
+                let clock = self.engine_left.map_or(String::new(), |left| {
+                    format!(", {:.1} s left", left.as_secs_f64())
+                });
+                // The score is the mover's, from before its move.
+                let score = Terminal::score(engine, &result);
+                self.say(&format!(
+                    "arbor ({side}) plays {name} ({:.1} s{clock}, its score {score})",
+                    spent.as_secs_f64()
+                ));
+            }
+            Finished::Hinted { name, result, .. } => {
+                let score = Terminal::score(engine, &result);
+                self.say(&format!("hint: {name} (score {score})"));
+            }
+            Finished::Failed { message, .. } => {
+                self.say(&format!("engine error: {message}"));
+                let side = engine.side_to_move();
+                match engine.play_fallback() {
+                    Ok(name) => {
+                        self.played.push((side, name.clone()));
+                        self.changed = true;
+                        self.say(&format!("arbor ({side}) plays {name} (a fallback move)"));
+                    }
+                    Err(error) => self.say(&error),
+                }
+            }
+            other => self.say(&format!("internal error: unexpected {other:?}")),
+        }
+        Flow::Continue
+    }
+
+    fn idle(&mut self, engine: &mut Engine) -> Flow {
+        if std::mem::take(&mut self.changed) {
+            self.say(&format!("\n{}", engine.show()));
+            if let Some((side, name)) = self.played.last() {
+                let text = format!("last move: {side} {name}");
+                self.say(&text);
+            }
+        }
+        if let Some(outcome) = engine.outcome() {
+            let result = match outcome.winner {
+                Some(side) => format!("{side} wins"),
+                None => "a draw".to_string(),
+            };
+            let status = engine.status();
+            let details = status.split_once(' ').map_or("", |(_, rest)| rest);
+            let details = details.split_once(' ').map_or("", |(_, rest)| rest);
+            self.say(&format!(
+                "game over: {result} ({details}); the engine used {:.1} s",
+                self.engine_used.as_secs_f64()
+            ));
+            return Flow::Exit;
+        }
+        let side = engine.side_to_move();
+        if !self.settings.humans[side.index()] {
+            let limits = Limits {
+                time: self.engine_left,
+                depth: self.settings.depth,
+                ..Limits::default()
+            };
+            self.thinking_since = Instant::now();
+            if let Err(error) = engine.go(limits, self.thinking_since, true) {
+                self.say(&error);
+                return Flow::Exit;
+            }
+        } else if !self.prompted {
+            self.prompted = true;
+            let _ = write!(self.out, "{side}> ");
+            let _ = self.out.flush();
+        }
+        Flow::Continue
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::othello::{Othello, Rule};
+    use crate::game::othello::Rule;
+    use std::sync::{Arc, Mutex};
+
+    #[derive(Clone, Default)]
+    struct Capture(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Capture {
+        fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(data);
+            Ok(data.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
 
     #[test]
     fn a_person_plays_a_4x4_game_against_the_engine() {
         let script = "e9\nd4\npass\nhint\nmoves\nundo\nundo\nb1\nxyz\n".to_string()
             + &"a1\nb1\nc1\nd1\na2\nb2\nc2\nd2\na3\nb3\nc3\nd3\na4\nb4\nc4\nd4\npass\n".repeat(2);
-        let mut input = std::io::Cursor::new(script.into_bytes());
-        let mut output = Vec::new();
+        let input = std::io::Cursor::new(script.into_bytes());
+        let output = Capture::default();
         let settings = PlaySettings {
             humans: [true, false],
             engine_time: None,
             depth: Some(3),
+            hash_mb: 1,
         };
-        let game = Othello::new(4, Rule::Normal).unwrap();
-        PlayTerminal {
-            settings,
-            input: &mut input,
-            output: &mut output,
-        }
-        .visit(game)
-        .unwrap();
-        let text = String::from_utf8(output).unwrap();
+        let variant = Variant::Othello {
+            size: 4,
+            rule: Rule::Normal,
+        };
+        play(variant, settings, input, output.clone()).unwrap();
+        let text = String::from_utf8(output.0.lock().unwrap().clone()).unwrap();
         assert!(text.contains("move 'e9' is off the 4x4 board"), "{text}");
         assert!(text.contains("d4 is not a legal move here"));
         assert!(text.contains("you cannot pass"));

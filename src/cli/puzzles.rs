@@ -5,13 +5,12 @@
 //! solved when the solver finds a win within the limit and its line replays to the
 //! attacker's win; the first move is also checked against `firsts=` when the file lists it.
 
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::game::gomoku::threat::ThreatSolver;
 use crate::game::gomoku::{Config, Gomoku, Opening};
 use crate::game::{Game, Move, Side};
-use crate::search::DeadlineStop;
+use crate::stop::Stop;
 
 /// One puzzle: the position (attacker to move) and the listed winning first moves.
 pub struct Puzzle {
@@ -76,12 +75,10 @@ pub struct PuzzleResult {
 
 pub fn solve_puzzle(game: &Gomoku, limit: Duration) -> PuzzleResult {
     let start = Instant::now();
-    let outer = AtomicBool::new(false);
-    let (line, nodes) = DeadlineStop::new(&outer, Some(start + limit)).run(|flag| {
-        let mut solver = ThreatSolver::new(game.side_to_move(), flag);
-        let line = solver.solve(game).map(|(line, _)| line);
-        (line, solver.nodes)
-    });
+    let stop = Stop::never().with_deadline(Some(start + limit));
+    let mut solver = ThreatSolver::new(game.side_to_move(), &stop);
+    let line = solver.solve(game).map(|(line, _)| line);
+    let nodes = solver.nodes;
     PuzzleResult {
         line,
         time: start.elapsed(),

@@ -1,11 +1,11 @@
 //! `arbor solve FILE`: exact endgame scores for every position of an OBF file.
 
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::game::Game;
 use crate::game::othello::endgame::Solver;
 use crate::game::othello::obf::parse_obf_line;
+use crate::stop::Stop;
 
 /// Totals over a file; `mismatches` counts scores that disagree with the file.
 #[derive(Debug, Default)]
@@ -16,14 +16,15 @@ pub struct SuiteReport {
     pub time: Duration,
 }
 
-/// Solves each position, printing one line per position and a total line.
+/// Solves each position with a table of `megabytes` MiB (emptied before each), printing
+/// one line per position and a total line.
 pub fn solve_file(
     text: &str,
-    table_bits: u32,
+    megabytes: usize,
     out: &mut impl std::io::Write,
 ) -> Result<SuiteReport, String> {
-    let stop = AtomicBool::new(false);
-    let mut solver = Solver::new(table_bits);
+    let stop = Stop::never();
+    let mut solver = Solver::try_new(megabytes << 20)?;
     let mut report = SuiteReport::default();
     for (number, line) in text.lines().enumerate() {
         let Some(position) =

@@ -8,18 +8,19 @@
 //! shallow searches), so repeating the procedure refines the misère weights.
 
 use std::path::Path;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use crate::game::othello::eval::{FEATURES, Features, Weights, disc_features, features, weights};
 use crate::game::othello::{Othello, Rule};
+use crate::game::roles::Evaluate;
 use crate::game::{Game, Move};
 use crate::limits::Limits;
-use crate::search::tt::TranspositionTable;
-use crate::search::{SearchGame, Searcher};
+use crate::search::Searcher;
+use crate::search::time::TimeManager;
+use crate::stop::Stop;
 
 const PARAMETERS: usize = 2 * FEATURES.len();
 
@@ -221,8 +222,9 @@ fn wthor_games(dir: &Path, fit: &mut Fit) -> Result<usize, String> {
 /// Self-play games: random opening plies, then depth-2 searches with some random moves.
 fn selfplay_games(rule: Rule, count: usize, seed: u64, fit: &mut Fit) -> usize {
     let mut rng = StdRng::seed_from_u64(seed);
-    let stop = AtomicBool::new(false);
-    let mut searcher = Searcher::new(Arc::new(TranspositionTable::new(16)));
+    let stop = Stop::never();
+    let start = Othello::new(8, rule).expect("8x8");
+    let mut searcher = Searcher::new(&start, 16).expect("16 MiB");
     let limits = Limits {
         depth: Some(2),
         ..Limits::default()
@@ -247,7 +249,12 @@ fn selfplay_games(rule: Rule, count: usize, seed: u64, fit: &mut Fit) -> usize {
             let mv = if ply < 6 || rng.random_range(0..10) == 0 {
                 moves[rng.random_range(0..moves.len())]
             } else {
-                searcher.think(&game, &limits, &stop, &mut |_, _| {}).best
+                {
+                    let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
+                    searcher
+                        .think(&game, &limits, &time, &stop, &mut |_| {})
+                        .best
+                }
             };
             game.make(mv);
             ply += 1;

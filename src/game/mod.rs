@@ -1,4 +1,6 @@
-//! The game abstraction shared by the search, the protocol, the players and the harness.
+//! The game abstraction shared by the search, the protocol, the players and the harness:
+//! the rules behind [`Game`], and the narrow roles the engine needs beside them in
+//! [`roles`].
 //!
 //! Every game arbor plays is a two-player placement game on a square board: a move is a
 //! point (or a pass). Game-specific speed (bitboards, incremental pattern counts) stays
@@ -8,6 +10,7 @@ pub mod gomoku;
 pub mod notation;
 pub mod othello;
 pub mod perft;
+pub mod roles;
 pub mod variant;
 
 use std::fmt;
@@ -170,6 +173,10 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn playing_details(&self) -> String {
         String::new()
     }
+
+    /// The board row by row, one of `X` (black), `O` (white), `-` per point: what
+    /// `set_board` reads.
+    fn cells(&self) -> String;
 
     /// Replaces the position from a row-by-row cell string (see protocol.md).
     fn set_board(&mut self, cells: &str, side: Side) -> Result<(), GameError>;

@@ -1,8 +1,7 @@
 //! Perft: leaf counts of the game tree, the standard check of move generation.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use super::{Game, Move};
+use crate::stop::Stop;
 
 /// Plain make/unmake perft over the trait; the reference for games' faster walks.
 pub fn perft_generic<G: Game>(game: &mut G, depth: u32) -> u64 {
@@ -33,8 +32,8 @@ const SPLIT_DEPTH: u32 = 7;
 
 /// Perft that gives up (returning `None`) soon after `stop` is raised: the tree is split
 /// near the root and the flag is checked between subtrees.
-pub fn perft_interruptible<G: Game>(game: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
-    if stop.load(Ordering::Relaxed) {
+pub fn perft_interruptible<G: Game>(game: &mut G, depth: u32, stop: &Stop) -> Option<u64> {
+    if stop.check(0) {
         return None;
     }
     if depth <= SPLIT_DEPTH {

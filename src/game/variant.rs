@@ -7,7 +7,7 @@ use super::GameError;
 use super::gomoku::{Config, Family, Gomoku, Opening};
 use super::notation::shorten;
 use super::othello::{self, Othello, Rule};
-use crate::search::SearchGame;
+use super::roles::SearchGame;
 
 /// A game with its options, as `newgame` and `--game` name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -20,8 +20,8 @@ use self::engine::{EngineDriver, NativeEngine, Setup};
 use self::referee::{Ending, GameRecord, TimeControl, apply_setup, play_game};
 use self::stats::{Sprt, SprtVerdict, elo_estimate};
 use crate::game::Side;
+use crate::game::roles::SearchGame;
 use crate::game::variant::{GameVisitor, Variant};
-use crate::search::SearchGame;
 
 #[derive(Clone, Debug)]
 pub struct EngineSpec {

@@ -1,12 +1,9 @@
-use std::sync::atomic::AtomicBool;
-
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 
-use super::Player;
+use super::Baseline;
 use crate::game::{Game, Move};
-use crate::limits::Limits;
 
 /// The move with the best immediate count under the game's rule (Othello: disc
 /// difference, reversed for misère); ties are broken at random.
@@ -26,14 +23,8 @@ impl Greedy {
     }
 }
 
-impl<G: Game> Player<G> for Greedy {
-    fn choose(
-        &mut self,
-        game: &G,
-        _limits: &Limits,
-        _stop: &AtomicBool,
-        _info: &mut dyn FnMut(String),
-    ) -> Move {
+impl<G: Game> Baseline<G> for Greedy {
+    fn choose(&mut self, game: &G) -> Move {
         game.generate_moves(&mut self.moves);
         let side = game.side_to_move();
         let mut scratch = game.clone();

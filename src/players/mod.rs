@@ -1,35 +1,21 @@
-//! The players that answer `go`: the built-in baselines now, the search later.
+//! Who answers `go`: the search (`search::Searcher`, run by the engine core) or one of
+//! the baselines here, which choose at once and ignore the clock.
 
 mod greedy;
 mod random;
-mod search;
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
+use crate::game::roles::SearchGame;
 use crate::game::{Game, Move};
-use crate::limits::Limits;
-use crate::search::SearchGame;
-use crate::search::tt::TranspositionTable;
 
 pub use greedy::Greedy;
 pub use random::RandomMover;
-pub use search::{SearchPlayer, info_line};
 
-/// Chooses moves for one side of one game.
-pub trait Player<G: Game>: Send {
-    /// A legal move for the side to move of `game`, which must not be over. Returns soon
-    /// after `stop` is raised, with the best move found so far.
-    /// `info` receives progress lines (`info depth ...`) as they come.
-    fn choose(
-        &mut self,
-        game: &G,
-        limits: &Limits,
-        stop: &AtomicBool,
-        info: &mut dyn FnMut(String),
-    ) -> Move;
+/// A baseline player: a legal move for the side to move of an unfinished game.
+pub trait Baseline<G: Game>: Send {
+    fn choose(&mut self, game: &G) -> Move;
 }
 
 /// The players `set player` names.
@@ -52,17 +38,13 @@ impl PlayerKind {
         }
     }
 
-    /// A fresh player of this kind; `seed` makes its random choices repeatable, `tt` is
-    /// the table the search shares across moves.
-    pub fn create<G: SearchGame>(
-        self,
-        seed: u64,
-        tt: Arc<TranspositionTable>,
-    ) -> Box<dyn Player<G>> {
+    /// The baseline of this kind (`None` for the search); `seed` makes its random
+    /// choices repeatable.
+    pub fn baseline<G: SearchGame>(self, seed: u64) -> Option<Box<dyn Baseline<G>>> {
         match self {
-            PlayerKind::Search => Box::new(SearchPlayer::new(tt)),
-            PlayerKind::Random => Box::new(RandomMover::new(seed)),
-            PlayerKind::Greedy => Box::new(Greedy::new(seed)),
+            PlayerKind::Search => None,
+            PlayerKind::Random => Some(Box::new(RandomMover::new(seed))),
+            PlayerKind::Greedy => Some(Box::new(Greedy::new(seed))),
         }
     }
 }

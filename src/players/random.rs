@@ -1,12 +1,9 @@
-use std::sync::atomic::AtomicBool;
-
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 
-use super::Player;
+use super::Baseline;
 use crate::game::{Game, Move};
-use crate::limits::Limits;
 
 /// Uniform among the legal moves.
 pub struct RandomMover {
@@ -23,14 +20,8 @@ impl RandomMover {
     }
 }
 
-impl<G: Game> Player<G> for RandomMover {
-    fn choose(
-        &mut self,
-        game: &G,
-        _limits: &Limits,
-        _stop: &AtomicBool,
-        _info: &mut dyn FnMut(String),
-    ) -> Move {
+impl<G: Game> Baseline<G> for RandomMover {
+    fn choose(&mut self, game: &G) -> Move {
         game.generate_moves(&mut self.moves);
         *self
             .moves

@@ -60,6 +60,9 @@ pub struct ParseError {
 
 pub const MAX_PERFT_DEPTH: u32 = 60;
 
+/// Largest accepted `go movestogo`.
+const MAX_MOVES_TO_GO: u64 = 10_000;
+
 /// Largest accepted millisecond count (about 31 years): keeps time arithmetic exact.
 const MAX_MILLIS: u64 = 1_000_000_000_000;
 
@@ -225,9 +228,18 @@ fn parse_go(args: &str) -> Result<Limits, String> {
                 limits.depth = Some(depth.min(u32::MAX as u64) as u32);
             }
             "nodes" => limits.nodes = Some(number("nodes")?),
+            "movestogo" => {
+                let moves = number("movestogo")?;
+                if !(1..=MAX_MOVES_TO_GO).contains(&moves) {
+                    return Err(format!(
+                        "go movestogo: {moves} is outside 1..={MAX_MOVES_TO_GO}"
+                    ));
+                }
+                limits.moves_to_go = Some(moves as u32);
+            }
             _ => {
                 return Err(format!(
-                    "go: unknown limit {}: expected time, inc, movetime, depth or nodes",
+                    "go: unknown limit {}: expected time, inc, movestogo, movetime, depth or nodes",
                     quote(key)
                 ));
             }
@@ -237,7 +249,7 @@ fn parse_go(args: &str) -> Result<Limits, String> {
 }
 
 /// A millisecond count, at most `MAX_MILLIS`; `what` names it in errors.
-fn parse_millis(value: &str, what: &str) -> Result<Duration, String> {
+pub fn parse_millis(value: &str, what: &str) -> Result<Duration, String> {
     let ms = parse_number(value, what)?;
     if ms > MAX_MILLIS {
         return Err(format!(
@@ -384,10 +396,11 @@ mod tests {
         assert!(error("perft -1").contains("non-negative integer"));
         assert!(error("perft 61").contains("at most"));
         assert_eq!(
-            command("go time 60000 inc 500 movetime 100 depth 4 nodes 1000"),
+            command("go time 60000 inc 500 movestogo 20 movetime 100 depth 4 nodes 1000"),
             Command::Go(Limits {
                 time: Some(Duration::from_secs(60)),
                 inc: Some(Duration::from_millis(500)),
+                moves_to_go: Some(20),
                 movetime: Some(Duration::from_millis(100)),
                 depth: Some(4),
                 nodes: Some(1000),
@@ -396,6 +409,7 @@ mod tests {
         assert_eq!(command("go"), Command::Go(Limits::default()));
         assert!(error("go time").contains("needs a value"));
         assert!(error("go wtime 5").contains("unknown limit"));
+        assert!(error("go movestogo 0").contains("outside"));
         assert!(error("go time 1e9").contains("non-negative integer"));
         assert!(error("go time 18446744073709551615").contains("too large"));
     }

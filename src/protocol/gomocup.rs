@@ -1,29 +1,23 @@
-//! The Gomocup (Piskvork) brain protocol: `arbor gomocup`.
+//! The Gomocup (Piskvork) brain protocol as a front end of the engine core: `arbor gomocup`.
 //!
 //! A manager starts the brain, sends `START 20`, `INFO ...`, then `BEGIN`, `TURN x,y` or a
 //! `BOARD ... DONE` block whenever the brain is to move, and reads one line back: the move
 //! as `x,y` (0-based column,row), or `OK`, `ERROR <reason>`, `UNKNOWN <command>`. Progress
 //! goes out as `MESSAGE` lines before the move. See protocol.md, "Gomocup protocol".
 //!
-//! Like the native loop, stdin is read on its own thread and the search runs on another,
-//! so `YXSTOP`, `END` and `INFO` act while the brain thinks.
+//! `YXSTOP`, `END` and `INFO` act while the brain thinks; the rest waits its turn.
 
-use std::collections::VecDeque;
 use std::io::{BufRead, Write};
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
-use std::thread;
 use std::time::{Duration, Instant};
 
-use super::input::{InputLine, read_line_capped};
-use crate::game::gomoku::{Config, Gomoku, MAX_SIZE, MIN_SIZE, Opening, Undo};
-use crate::game::{Game, Move, Outcome, Side};
+use super::input::InputLine;
+use crate::engine::events::{self, Arrival, Flow, Frontend};
+use crate::engine::{DEFAULT_HASH_MB, Engine, Finished, Settings};
+use crate::game::gomoku::{Config, MAX_SIZE, MIN_SIZE, Opening};
+use crate::game::variant::Variant;
+use crate::game::{Move, Outcome, Side};
 use crate::limits::Limits;
-use crate::players::{Player, SearchPlayer};
-use crate::search::SearchGame;
-use crate::search::tt::TranspositionTable;
+use crate::search::report::{Report, report_fields};
 
 /// Longest accepted input line; longer ones are answered with `UNKNOWN`.
 const MAX_LINE_BYTES: usize = 1 << 16;
@@ -31,87 +25,31 @@ const MAX_LINE_BYTES: usize = 1 << 16;
 const DEFAULT_TURN_MS: u64 = 5_000;
 /// `INFO time_left` this large (or larger) means the match has no time limit.
 const UNLIMITED_MS: i64 = i32::MAX as i64;
-/// Time kept back from every limit: at least this, or 5% of the limit.
-const MIN_MARGIN: Duration = Duration::from_millis(30);
-/// The least a move ever gets to think.
-const MIN_THINK: Duration = Duration::from_millis(1);
+/// Kept back from every move: managers time the brain through pipes and process
+/// scheduling, and some count their own latency against it.
+const MOVE_OVERHEAD: Duration = Duration::from_millis(50);
 /// Search depth for `INFO timeout_turn 0` ("play as fast as possible").
 const FAST_DEPTH: u32 = 2;
-/// Transposition table size without `INFO max_memory`, and its ceiling, MiB.
-const DEFAULT_HASH_MB: usize = 64;
+/// The largest table `INFO max_memory` gets, MiB.
+const MAX_TABLE_MB: usize = 1024;
 /// Longest echo of a bad command in `UNKNOWN` and `ERROR` replies, in characters.
 const MAX_ECHO: usize = 80;
 
 /// Runs the brain until `END` or the end of input (a move being thought about at the end
 /// of input is still played). Protocol lines go to `output`, one per reply, flushed.
 pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'static) {
-    let (events, receiver) = mpsc::channel();
-    spawn_reader(input, events.clone());
-    let mut brain = Brain::new(Out::new(output), events);
-    brain.event_loop(receiver);
-    brain.out.close();
-}
-
-/// Shared, line-flushed output that can be closed: after `END` nothing more is written,
-/// not even a `MESSAGE` from a search still winding down.
-#[derive(Clone)]
-struct Out(Arc<Mutex<Option<Box<dyn Write + Send>>>>);
-
-impl Out {
-    fn new(writer: impl Write + Send + 'static) -> Out {
-        Out(Arc::new(Mutex::new(Some(Box::new(writer)))))
-    }
-
-    /// Writes one line; control characters become `?` so a line stays one line.
-    fn line(&self, text: &str) {
-        let clean: String = text
-            .chars()
-            .map(|c| if c.is_control() { '?' } else { c })
-            .collect();
-        let mut guard = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(writer) = guard.as_mut() {
-            let _ = writer.write_all(clean.as_bytes());
-            let _ = writer.write_all(b"\n");
-            let _ = writer.flush();
+    let mut brain = Brain::new(Box::new(output));
+    let settings = Settings {
+        variant: Variant::KInRow(Config::gomoku(15, false, Opening::Free)),
+        move_overhead: MOVE_OVERHEAD,
+        ..Settings::default()
+    };
+    match Engine::new(&settings) {
+        Ok((mut engine, receiver)) => {
+            events::run(input, MAX_LINE_BYTES, &mut engine, receiver, &mut brain)
         }
+        Err(error) => brain.error(&error),
     }
-
-    fn close(&self) {
-        let mut guard = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(mut writer) = guard.take() {
-            let _ = writer.flush();
-        }
-    }
-}
-
-enum Event {
-    /// A line and when it arrived (a turn's time counts from its command).
-    Input(InputLine, Instant),
-    EndOfInput,
-    /// The search's answer, with the player handed back (`None` if it panicked).
-    Done {
-        mv: Option<Move>,
-        player: Option<SearchPlayer<Gomoku>>,
-    },
-}
-
-fn spawn_reader(mut input: impl BufRead + Send + 'static, events: Sender<Event>) {
-    thread::spawn(move || {
-        let mut buffer = Vec::new();
-        loop {
-            match read_line_capped(&mut input, &mut buffer, MAX_LINE_BYTES) {
-                Ok(Some(line)) => {
-                    if events.send(Event::Input(line, Instant::now())).is_err() {
-                        return;
-                    }
-                }
-                Ok(None) | Err(_) => {
-                    let _ = events.send(Event::EndOfInput);
-                    return;
-                }
-            }
-        }
-    });
 }
 
 /// The time and search limits the manager has given with `INFO`.
@@ -129,28 +67,8 @@ struct Clock {
     max_nodes: Option<u64>,
 }
 
-/// `total` less the safety margin: max(30 ms, 5%), never below 1 ms.
-fn after_margin(total: Duration) -> Duration {
-    total
-        .saturating_sub((total / 20).max(MIN_MARGIN))
-        .max(MIN_THINK)
-}
-
 impl Clock {
-    /// The longest this move may take, measured from its command: the turn limit and
-    /// the match clock, each less a margin. `None` when neither limits the move.
-    fn cap(&self) -> Option<Duration> {
-        let turn = match self.timeout_turn.unwrap_or(DEFAULT_TURN_MS) {
-            0 => None,
-            ms => Some(after_margin(Duration::from_millis(ms))),
-        };
-        match (turn, self.match_clock()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
-    }
-
-    /// What is left of the match clock, less a margin; `None` without a match limit.
+    /// What is left of the match clock; `None` without a match limit.
     fn match_clock(&self) -> Option<Duration> {
         if self.timeout_match == Some(0) {
             return None;
@@ -161,40 +79,37 @@ impl Clock {
             (None, Some(total)) => total,
             (None, None) => return None,
         };
-        Some(after_margin(Duration::from_millis(left)))
+        Some(Duration::from_millis(left))
     }
 
-    /// The limits for a move whose command came `elapsed` ago.
-    fn limits(&self, elapsed: Duration) -> Limits {
+    /// The raw clock for a move: the turn limit as a move time, the match clock as the
+    /// time left; the core's time manager keeps the overhead back once.
+    fn limits(&self) -> Limits {
         let fast = self.timeout_turn == Some(0);
-        let turn = (!fast).then(|| {
-            after_margin(Duration::from_millis(
-                self.timeout_turn.unwrap_or(DEFAULT_TURN_MS),
-            ))
-        });
-        let left = |limit: Duration| limit.saturating_sub(elapsed).max(MIN_THINK);
+        let turn =
+            (!fast).then(|| Duration::from_millis(self.timeout_turn.unwrap_or(DEFAULT_TURN_MS)));
         let depth = match (self.max_depth, fast) {
             (Some(depth), true) => Some(depth.min(FAST_DEPTH)),
             (None, true) => Some(FAST_DEPTH),
             (depth, false) => depth,
         };
         Limits {
-            time: self.match_clock().map(left),
-            inc: None,
-            movetime: turn.map(left),
+            time: self.match_clock(),
+            movetime: turn,
             depth,
             nodes: self.max_nodes,
+            ..Limits::default()
         }
     }
 }
 
-/// Transposition table size for `INFO max_memory` (bytes, 0 = no limit): a third of the
-/// memory, at least 1 MiB, at most [`DEFAULT_HASH_MB`].
+/// The table size for `INFO max_memory` (bytes, 0 = no limit): half of the memory, at
+/// least 1 MiB, at most [`MAX_TABLE_MB`]; the default without a limit.
 fn table_megabytes(max_memory: u64) -> usize {
     if max_memory == 0 {
         return DEFAULT_HASH_MB;
     }
-    ((max_memory / 3) >> 20).clamp(1, DEFAULT_HASH_MB as u64) as usize
+    ((max_memory / 2) >> 20).clamp(1, MAX_TABLE_MB as u64) as usize
 }
 
 /// Which colour the brain has in a `BOARD` position: Black when it has as many stones as
@@ -241,48 +156,32 @@ fn echo(text: &str) -> String {
 }
 
 /// The Gomocup name of a move: `x,y`.
-fn point_name(game: &Gomoku, mv: Move) -> String {
-    let size = game.size();
-    format!("{},{}", mv.square() % size, mv.square() / size)
+fn point_name(engine: &Engine, mv: Move) -> String {
+    let size = engine.size();
+    let field = engine.field_index(mv).unwrap_or(0);
+    format!("{},{}", field % size, field / size)
 }
 
-/// An `info depth ... pv h8 i9` line from the player as a `MESSAGE`, with `x,y` names.
-fn message(game: &Gomoku, info: &str) -> String {
-    let text = info.strip_prefix("info ").unwrap_or(info);
-    let mut words = Vec::new();
-    let mut in_pv = false;
-    for word in text.split_whitespace() {
-        if in_pv && let Ok(mv) = game.parse_move(word) {
-            words.push(point_name(game, mv));
-            continue;
-        }
-        in_pv |= word == "pv";
-        words.push(word.to_string());
-    }
-    format!("MESSAGE {}", words.join(" "))
+/// A report as `MESSAGE` lines, moves as `x,y`: the same fields as native `info` lines.
+fn messages(engine: &Engine, report: &Report) -> Vec<String> {
+    report_fields(report, |line| {
+        line.iter()
+            .take(engine.line_names(line).len())
+            .map(|&mv| point_name(engine, mv))
+            .collect()
+    })
+    .into_iter()
+    .map(|fields| format!("MESSAGE {fields}"))
+    .collect()
 }
 
 /// Why a finished game cannot take another move.
-fn game_over_reason(game: &Gomoku) -> String {
-    match game.outcome() {
-        Some(Outcome {
-            winner: Some(Side::Black),
-        }) => "game over: black (the first player) has won".to_string(),
-        Some(Outcome {
-            winner: Some(Side::White),
-        }) => "game over: white (the second player) has won".to_string(),
-        _ => "game over: the board is full".to_string(),
+fn game_over_reason(outcome: Outcome) -> String {
+    match outcome.winner {
+        Some(Side::Black) => "game over: black (the first player) has won".to_string(),
+        Some(Side::White) => "game over: white (the second player) has won".to_string(),
+        None => "game over: the board is full".to_string(),
     }
-}
-
-/// The answer to try when the search cannot give one (it never should).
-fn fallback_move(game: &Gomoku) -> Option<Move> {
-    let mut moves = Vec::new();
-    game.search_moves(&mut moves);
-    if moves.is_empty() {
-        game.generate_moves(&mut moves);
-    }
-    moves.first().copied()
 }
 
 /// A `BOARD` block being read: stones so far, the first problem, when it started.
@@ -292,155 +191,62 @@ struct BoardInput {
     started: Instant,
 }
 
-struct Job {
-    stop: Arc<AtomicBool>,
-    /// When the search must have answered: `stop` is raised then, as a backstop.
-    deadline: Option<Instant>,
-    started: Instant,
-}
-
-enum Flow {
-    Continue,
-    Exit,
-}
-
 struct Brain {
-    out: Out,
-    events: Sender<Event>,
-    /// The board size of the last `START`.
-    size: Option<usize>,
+    out: Option<Box<dyn Write + Send>>,
+    /// Whether a `START` has set up a game.
+    started: bool,
     /// Exact five (`INFO rule 1`) for the next game.
     exact: bool,
-    game: Option<Gomoku>,
-    /// Moves made since `START`/`BOARD`, for `TAKEBACK`.
-    history: Vec<(Move, Undo)>,
     clock: Clock,
-    max_memory: u64,
-    table_mb: usize,
-    player: Option<SearchPlayer<Gomoku>>,
-    job: Option<Job>,
-    /// Lines that came while the brain was thinking, answered afterwards in order.
-    queue: VecDeque<(InputLine, Instant)>,
+    /// A table size `INFO max_memory` asked for while the brain was thinking.
+    pending_memory: Option<usize>,
+    /// When the move being thought about was asked for.
+    thinking_since: Option<Instant>,
     board: Option<BoardInput>,
 }
 
 impl Brain {
-    fn new(out: Out, events: Sender<Event>) -> Brain {
+    fn new(out: Box<dyn Write + Send>) -> Brain {
         Brain {
-            out,
-            events,
-            size: None,
+            out: Some(out),
+            started: false,
             exact: false,
-            game: None,
-            history: Vec::new(),
             clock: Clock::default(),
-            max_memory: 0,
-            table_mb: 0,
-            player: None,
-            job: None,
-            queue: VecDeque::new(),
+            pending_memory: None,
+            thinking_since: None,
             board: None,
         }
     }
 
-    fn event_loop(&mut self, receiver: Receiver<Event>) {
-        let mut input_open = true;
-        loop {
-            let deadline = self.job.as_ref().and_then(|job| job.deadline);
-            let event = match deadline {
-                Some(deadline) => {
-                    match receiver.recv_timeout(deadline.saturating_duration_since(Instant::now()))
-                    {
-                        Ok(event) => Some(event),
-                        Err(RecvTimeoutError::Timeout) => None,
-                        Err(RecvTimeoutError::Disconnected) => return,
-                    }
-                }
-                None => match receiver.recv() {
-                    Ok(event) => Some(event),
-                    Err(_) => return,
-                },
-            };
-            match event {
-                None => {
-                    if let Some(job) = self.job.as_mut() {
-                        log::warn!("gomocup: search overran its deadline; stopping it");
-                        job.stop.store(true, Ordering::Relaxed);
-                        job.deadline = None;
-                    }
-                }
-                Some(Event::Input(line, at)) => {
-                    if let Flow::Exit = self.accept(line, at) {
-                        return;
-                    }
-                }
-                Some(Event::EndOfInput) => input_open = false,
-                Some(Event::Done { mv, player }) => self.finish_move(mv, player),
-            }
-            while self.job.is_none() {
-                let Some((line, at)) = self.queue.pop_front() else {
-                    break;
-                };
-                if let Flow::Exit = self.handle(line, at) {
-                    return;
-                }
-            }
-            if !input_open && self.job.is_none() && self.queue.is_empty() {
-                return;
-            }
+    /// Writes one line; control characters become `?` so a line stays one line.
+    fn line(&mut self, text: &str) {
+        let clean: String = text
+            .chars()
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect();
+        if let Some(out) = self.out.as_mut() {
+            let _ = out.write_all(clean.as_bytes());
+            let _ = out.write_all(b"\n");
+            let _ = out.flush();
         }
     }
 
-    /// While thinking, `YXSTOP`, `END` and `INFO` act at once and the rest waits.
-    fn accept(&mut self, line: InputLine, at: Instant) -> Flow {
-        if let (Some(job), InputLine::Text(text)) = (&self.job, &line) {
-            let text = text.trim();
-            let (word, rest) = split_word(text);
-            match word.to_ascii_uppercase().as_str() {
-                "YXSTOP" => {
-                    job.stop.store(true, Ordering::Relaxed);
-                    return Flow::Continue;
-                }
-                "END" => {
-                    job.stop.store(true, Ordering::Relaxed);
-                    self.out.close();
-                    return Flow::Exit;
-                }
-                "INFO" => {
-                    self.info(rest);
-                    return Flow::Continue;
-                }
-                _ => {}
-            }
+    fn ok(&mut self) {
+        self.line("OK");
+    }
+
+    fn error(&mut self, reason: &str) {
+        self.line(&format!("ERROR {reason}"));
+    }
+
+    /// `END`: nothing more is written, not even a report from a search winding down.
+    fn close(&mut self) {
+        if let Some(mut out) = self.out.take() {
+            let _ = out.flush();
         }
-        self.queue.push_back((line, at));
-        Flow::Continue
     }
 
-    fn ok(&self) {
-        self.out.line("OK");
-    }
-
-    fn error(&self, reason: &str) {
-        self.out.line(&format!("ERROR {reason}"));
-    }
-
-    fn handle(&mut self, line: InputLine, at: Instant) -> Flow {
-        let text = match line {
-            InputLine::Text(text) => text,
-            InputLine::TooLong(bytes) => {
-                self.abort_board();
-                self.out.line(&format!(
-                    "UNKNOWN line too long ({bytes} bytes; the limit is {MAX_LINE_BYTES})"
-                ));
-                return Flow::Continue;
-            }
-            InputLine::NotUtf8 => {
-                self.abort_board();
-                self.out.line("UNKNOWN line is not valid UTF-8 text");
-                return Flow::Continue;
-            }
-        };
+    fn command(&mut self, engine: &mut Engine, text: &str, at: Instant) -> Flow {
         let text = text.trim();
         if text.is_empty() {
             return Flow::Continue;
@@ -450,16 +256,16 @@ impl Brain {
         if self.board.is_some() {
             match command.as_str() {
                 "DONE" => {
-                    self.finish_board();
+                    self.finish_board(engine);
                     return Flow::Continue;
                 }
                 "END" => return Flow::Exit,
                 "INFO" => {
-                    self.info(rest);
+                    self.info(engine, rest);
                     return Flow::Continue;
                 }
                 _ if text.starts_with(|c: char| c.is_ascii_digit()) => {
-                    self.board_line(text);
+                    self.board_line(engine, text);
                     return Flow::Continue;
                 }
                 // Anything else ends the block unfinished, then runs as a command.
@@ -467,11 +273,11 @@ impl Brain {
             }
         }
         match command.as_str() {
-            "START" => self.start(rest),
-            "RECTSTART" => self.rectstart(rest),
-            "RESTART" => self.restart(),
-            "BEGIN" => self.begin(at),
-            "TURN" => self.turn(rest, at),
+            "START" => self.start(engine, rest),
+            "RECTSTART" => self.rectstart(engine, rest),
+            "RESTART" => self.restart(engine),
+            "BEGIN" => self.begin(engine, at),
+            "TURN" => self.turn(engine, rest, at),
             "BOARD" => {
                 self.board = Some(BoardInput {
                     stones: Vec::new(),
@@ -479,46 +285,55 @@ impl Brain {
                     started: at,
                 });
             }
-            "INFO" => self.info(rest),
+            "INFO" => self.info(engine, rest),
             "END" => return Flow::Exit,
-            "ABOUT" => self.out.line(&format!(
+            "ABOUT" => self.line(&format!(
                 "name=\"arbor\", version=\"{}\", author=\"arbor developers\", country=\"unknown\"",
                 env!("CARGO_PKG_VERSION")
             )),
-            "TAKEBACK" => self.takeback(rest),
-            "PLAY" => self.play(rest),
+            "TAKEBACK" => self.takeback(engine, rest),
+            "PLAY" => self.play(engine, rest),
             // Nothing to stop: the answer has gone already.
             "YXSTOP" => {}
             "DONE" => self.error("DONE without BOARD"),
-            _ => self.out.line(&format!("UNKNOWN {}", echo(text))),
+            _ => self.line(&format!("UNKNOWN {}", echo(text))),
         }
         Flow::Continue
     }
 
-    fn new_game(&mut self, size: usize) -> Result<(), String> {
-        let game = Gomoku::new(Config::gomoku(size, self.exact, Opening::Free))
-            .map_err(|e| e.to_string())?;
-        self.size = Some(size);
-        self.game = Some(game);
-        self.history.clear();
+    fn new_game(&mut self, engine: &mut Engine, size: usize) -> Result<(), String> {
+        let rule = if self.exact { "exact" } else { "freestyle" };
+        let variant = Variant::parse(
+            "gomoku",
+            [
+                ("size", size.to_string().as_str()),
+                ("rule", rule),
+                ("opening", "free"),
+            ],
+        )
+        .map_err(|e| e.to_string())?;
+        self.apply_memory(engine);
+        engine.new_game(Some(variant))?;
+        self.started = true;
         // A new match: the manager sends time_left again before the first move.
         self.clock.time_left = None;
-        self.ensure_player();
         Ok(())
     }
 
-    fn start(&mut self, rest: &str) {
+    fn start(&mut self, engine: &mut Engine, rest: &str) {
         match parse_index(rest) {
-            Some(size) if (MIN_SIZE..=MAX_SIZE).contains(&size) => match self.new_game(size) {
-                Ok(()) => self.ok(),
-                Err(reason) => self.error(&reason),
-            },
+            Some(size) if (MIN_SIZE..=MAX_SIZE).contains(&size) => {
+                match self.new_game(engine, size) {
+                    Ok(()) => self.ok(),
+                    Err(reason) => self.error(&reason),
+                }
+            }
             Some(_) => self.error("unsupported size"),
             None => self.error(&format!("START needs a board size, not '{}'", echo(rest))),
         }
     }
 
-    fn rectstart(&mut self, rest: &str) {
+    fn rectstart(&mut self, engine: &mut Engine, rest: &str) {
         let Some((width, height)) = rest
             .split_once(',')
             .and_then(|(w, h)| Some((parse_index(w)?, parse_index(h)?)))
@@ -531,117 +346,118 @@ impl Brain {
         if width != height {
             return self.error("rectangular boards are not supported");
         }
-        self.start(&width.to_string());
+        self.start(engine, &width.to_string());
     }
 
-    fn restart(&mut self) {
-        let Some(size) = self.size else {
+    fn restart(&mut self, engine: &mut Engine) {
+        if !self.started {
             return self.error("no board size yet: send START first");
-        };
-        match self.new_game(size) {
+        }
+        let size = engine.size();
+        match self.new_game(engine, size) {
             Ok(()) => self.ok(),
             Err(reason) => self.error(&reason),
         }
     }
 
-    fn begin(&mut self, at: Instant) {
-        let Some(game) = &self.game else {
+    fn stones(engine: &Engine) -> usize {
+        engine.cells().bytes().filter(|&c| c != b'-').count()
+    }
+
+    fn begin(&mut self, engine: &mut Engine, at: Instant) {
+        if !self.started {
             return self.error("no game: send START first");
-        };
-        if game.stones(Side::Black) + game.stones(Side::White) > 0 {
+        }
+        if Brain::stones(engine) > 0 {
             return self.error("BEGIN needs an empty board: use TURN or BOARD");
         }
-        self.think(at);
+        self.think(engine, at);
     }
 
     /// Plays the move `x,y` names on the brain's board, for either side; `None` (with
     /// an ERROR sent) when there is no game or the move is bad.
-    fn play_point(&mut self, rest: &str) -> Option<(usize, usize)> {
-        let Some(game) = self.game.as_mut() else {
+    fn play_point(&mut self, engine: &mut Engine, rest: &str) -> Option<(usize, usize)> {
+        if !self.started {
             self.error("no game: send START first");
             return None;
-        };
-        let (x, y) = match parse_point(rest, game.size()) {
+        }
+        let (x, y) = match parse_point(rest, engine.size()) {
             Ok(point) => point,
             Err(reason) => {
                 self.error(&reason);
                 return None;
             }
         };
-        if game.outcome().is_some() {
-            let reason = game_over_reason(game);
-            self.error(&reason);
+        if let Some(outcome) = engine.outcome() {
+            self.error(&game_over_reason(outcome));
             return None;
         }
-        let mv = Move::new((y * game.size() + x) as u16);
-        if !game.is_legal(mv) {
+        if engine.play(&format!("{x},{y}")).is_err() {
             self.error(&format!("{x},{y} is occupied"));
             return None;
         }
-        let undo = game.make(mv);
-        self.history.push((mv, undo));
         Some((x, y))
     }
 
     /// `TURN x,y`: the opponent's move, then the brain's answer.
-    fn turn(&mut self, rest: &str, at: Instant) {
-        if self.play_point(rest).is_some() {
-            self.think(at);
+    fn turn(&mut self, engine: &mut Engine, rest: &str, at: Instant) {
+        if self.play_point(engine, rest).is_some() {
+            self.think(engine, at);
         }
     }
 
     /// `PLAY x,y`: the manager imposes the brain's own move (the answer to `SUGGEST`).
-    fn play(&mut self, rest: &str) {
-        if let Some((x, y)) = self.play_point(rest) {
-            self.out.line(&format!("{x},{y}"));
+    fn play(&mut self, engine: &mut Engine, rest: &str) {
+        if let Some((x, y)) = self.play_point(engine, rest) {
+            self.line(&format!("{x},{y}"));
         }
     }
 
-    fn takeback(&mut self, rest: &str) {
-        let Some(game) = self.game.as_mut() else {
+    fn takeback(&mut self, engine: &mut Engine, rest: &str) {
+        if !self.started {
             return self.error("no game: send START first");
-        };
-        let size = game.size();
+        }
+        let size = engine.size();
         let (x, y) = match parse_point(rest, size) {
             Ok(point) => point,
             Err(reason) => return self.error(&reason),
         };
         let field = y * size + x;
-        match self.history.last() {
-            Some(&(mv, undo)) if mv.square() == field => {
-                game.unmake(mv, undo);
-                self.history.pop();
+        match engine.history().last() {
+            Some(&mv) if engine.field_index(mv) == Some(field) => {
+                if let Err(reason) = engine.undo() {
+                    return self.error(&reason);
+                }
             }
-            Some(&(mv, _)) => {
-                let last = point_name(game, mv);
+            Some(&mv) => {
+                let last = point_name(engine, mv);
                 return self.error(&format!("TAKEBACK {x},{y}: the last move was {last}"));
             }
             None => {
                 // A position from BOARD (or nothing): its order is unknown, so any stone
                 // may go; its owner is to move again.
-                let owner = match game.cell(field) {
-                    1 => Side::Black,
-                    2 => Side::White,
+                let mut cells = engine.cells().into_bytes();
+                let owner = match cells[field] {
+                    b'X' => Side::Black,
+                    b'O' => Side::White,
                     _ => return self.error(&format!("TAKEBACK {x},{y}: no stone there")),
                 };
-                let mut cells = game.to_board_string().into_bytes();
                 cells[field] = b'-';
                 let cells = String::from_utf8(cells).unwrap_or_default();
-                let mut replaced = game.clone();
-                if let Err(e) = replaced.set_board(&cells, owner) {
-                    return self.error(&e.to_string());
+                if let Err(reason) = engine.set_board(&cells, owner) {
+                    return self.error(&reason);
                 }
-                *game = replaced;
             }
         }
         self.ok();
     }
 
-    fn board_line(&mut self, text: &str) {
-        let Some(size) = self.game.as_ref().map(Game::size) else {
+    fn board_line(&mut self, engine: &Engine, text: &str) {
+        if !self.started {
             // Read to DONE all the same; the error comes then.
             return;
-        };
+        }
+        let size = engine.size();
         let Some(board) = self.board.as_mut() else {
             return;
         };
@@ -685,87 +501,80 @@ impl Brain {
         }
     }
 
-    fn finish_board(&mut self) {
+    fn finish_board(&mut self, engine: &mut Engine) {
         let Some(board) = self.board.take() else {
             return;
         };
-        let Some(game) = &self.game else {
+        if !self.started {
             return self.error("no game: send START first");
-        };
+        }
         if let Some(reason) = board.error {
             return self.error(&reason);
         }
         let own = board.stones.iter().filter(|s| s.2 == 1).count();
         let side = brain_side(own, board.stones.len() - own);
-        let size = game.size();
+        let size = engine.size();
         let mut cells = vec![b'-'; size * size];
         for &(x, y, field) in &board.stones {
             let black = (field == 1) == (side == Side::Black);
             cells[y * size + x] = if black { b'X' } else { b'O' };
         }
         let cells = String::from_utf8(cells).unwrap_or_default();
-        let mut position = game.clone();
-        if let Err(e) = position.set_board(&cells, side) {
-            return self.error(&e.to_string());
+        if let Err(reason) = engine.set_board(&cells, side) {
+            return self.error(&reason);
         }
-        self.game = Some(position);
-        self.history.clear();
-        self.think(board.started);
+        self.think(engine, board.started);
     }
 
-    fn info(&mut self, rest: &str) {
+    fn info(&mut self, engine: &mut Engine, rest: &str) {
         let (key, value) = split_word(rest);
         let key = key.to_ascii_lowercase();
-        let number = || value.trim().parse::<i64>().ok();
-        let bad = |this: &Brain| {
-            this.error(&format!(
-                "INFO {key}: expected a number, not '{}'",
-                echo(value)
-            ))
+        let Ok(number) = value.trim().parse::<i64>() else {
+            if matches!(
+                key.as_str(),
+                "timeout_turn"
+                    | "timeout_match"
+                    | "time_left"
+                    | "max_memory"
+                    | "max_depth"
+                    | "max_node"
+                    | "rule"
+            ) {
+                self.error(&format!(
+                    "INFO {key}: expected a number, not '{}'",
+                    echo(value)
+                ));
+            }
+            // game_type, evaluate, folder, thread_num and anything unknown.
+            return;
         };
         match key.as_str() {
-            "timeout_turn" => match number() {
-                Some(ms) => self.clock.timeout_turn = Some(ms.max(0) as u64),
-                None => bad(self),
-            },
-            "timeout_match" => match number() {
-                Some(ms) => self.clock.timeout_match = Some(ms.max(0) as u64),
-                None => bad(self),
-            },
-            "time_left" => match number() {
-                Some(ms) => self.clock.time_left = Some(ms),
-                None => bad(self),
-            },
-            "max_memory" => match number() {
-                Some(bytes) => {
-                    self.max_memory = bytes.max(0) as u64;
-                    if self.job.is_none() {
-                        self.ensure_player();
-                    }
+            "timeout_turn" => self.clock.timeout_turn = Some(number.max(0) as u64),
+            "timeout_match" => self.clock.timeout_match = Some(number.max(0) as u64),
+            "time_left" => self.clock.time_left = Some(number),
+            "max_memory" => {
+                self.pending_memory = Some(table_megabytes(number.max(0) as u64));
+                if !engine.is_busy() {
+                    self.apply_memory(engine);
                 }
-                None => bad(self),
-            },
-            "max_depth" => match number() {
-                Some(depth) => {
-                    self.clock.max_depth = (depth > 0).then(|| depth.min(1000) as u32);
-                }
-                None => bad(self),
-            },
-            "max_node" => match number() {
-                Some(nodes) => self.clock.max_nodes = (nodes > 0).then_some(nodes as u64),
-                None => bad(self),
-            },
-            "rule" => match number() {
-                Some(bits) => self.rule(bits),
-                None => bad(self),
-            },
-            // game_type, evaluate, folder, thread_num and anything unknown.
+            }
+            "max_depth" => self.clock.max_depth = (number > 0).then(|| number.min(1000) as u32),
+            "max_node" => self.clock.max_nodes = (number > 0).then_some(number as u64),
+            "rule" => self.rule(engine, number),
             _ => {}
         }
     }
 
+    fn apply_memory(&mut self, engine: &mut Engine) {
+        if let Some(megabytes) = self.pending_memory.take()
+            && let Err(reason) = engine.set_hash(megabytes)
+        {
+            self.error(&reason);
+        }
+    }
+
     /// `INFO rule`: 1 exact five, 2 continuous game (ignored), 4 renju, 8 caro.
-    fn rule(&mut self, bits: i64) {
+    fn rule(&mut self, engine: &mut Engine, bits: i64) {
         if bits & 4 != 0 {
             return self.error("renju is not supported");
         }
@@ -774,109 +583,121 @@ impl Brain {
         }
         self.exact = bits & 1 != 0;
         // A game not yet begun takes the rule at once (managers send it after START).
-        if let Some(game) = &self.game
-            && self.job.is_none()
+        let current_exact = matches!(engine.variant(), Variant::KInRow(config) if config.exact);
+        if self.started
+            && !engine.is_busy()
             && self.board.is_none()
-            && game.stones(Side::Black) + game.stones(Side::White) == 0
-            && game.config().exact != self.exact
+            && Brain::stones(engine) == 0
+            && current_exact != self.exact
         {
-            let size = game.size();
+            let size = engine.size();
             let time_left = self.clock.time_left;
-            if let Err(reason) = self.new_game(size) {
+            if let Err(reason) = self.new_game(engine, size) {
                 self.error(&reason);
             }
             self.clock.time_left = time_left;
         }
     }
 
-    /// Makes sure there is a player with a table of the size `max_memory` allows.
-    fn ensure_player(&mut self) {
-        let megabytes = table_megabytes(self.max_memory);
-        if self.player.is_none() || self.table_mb != megabytes {
-            log::info!("gomocup: transposition table {megabytes} MiB");
-            self.player = Some(SearchPlayer::new(Arc::new(TranspositionTable::new(
-                megabytes,
-            ))));
-            self.table_mb = megabytes;
+    /// Starts the search for the brain's move; its answer comes in `finished`.
+    fn think(&mut self, engine: &mut Engine, started: Instant) {
+        if let Some(outcome) = engine.outcome() {
+            return self.error(&game_over_reason(outcome));
         }
-    }
-
-    /// Starts the search for the brain's move; its answer comes as `Event::Done`.
-    fn think(&mut self, started: Instant) {
-        let Some(game) = &self.game else {
-            return self.error("no game: send START first");
-        };
-        if game.outcome().is_some() {
-            let reason = game_over_reason(game);
-            return self.error(&reason);
-        }
-        let game = game.clone();
-        self.ensure_player();
-        let Some(mut player) = self.player.take() else {
-            return self.error("internal error: no player");
-        };
         if self.clock.timeout_match.is_some_and(|ms| ms > 0) && self.clock.time_left.is_none() {
             self.clock.time_left = self.clock.timeout_match.map(|ms| ms as i64);
         }
-        let limits = self.clock.limits(started.elapsed());
+        let limits = self.clock.limits();
         log::debug!("gomocup: thinking with {limits:?}");
-        let stop = Arc::new(AtomicBool::new(false));
-        self.job = Some(Job {
-            stop: Arc::clone(&stop),
-            deadline: self.clock.cap().map(|cap| started + cap),
-            started,
-        });
-        let events = self.events.clone();
-        let out = self.out.clone();
-        thread::spawn(move || {
-            let result = catch_unwind(AssertUnwindSafe(|| {
-                player.choose(&game, &limits, &stop, &mut |line| {
-                    out.line(&message(&game, &line))
-                })
-            }));
-            let event = match result {
-                Ok(mv) => Event::Done {
-                    mv: Some(mv),
-                    player: Some(player),
-                },
-                Err(_) => Event::Done {
-                    mv: None,
-                    player: None,
-                },
-            };
-            let _ = events.send(event);
-        });
+        match engine.go(limits, started, true) {
+            Ok(()) => self.thinking_since = Some(started),
+            Err(reason) => self.error(&reason),
+        }
+    }
+}
+
+impl Frontend for Brain {
+    type Item = (InputLine, Instant);
+
+    /// While thinking, `YXSTOP`, `END` and `INFO` act at once and the rest waits.
+    fn arrive(&mut self, engine: &mut Engine, line: InputLine, at: Instant) -> Arrival<Self::Item> {
+        if let (true, InputLine::Text(text)) = (engine.is_busy(), &line) {
+            let (word, rest) = split_word(text.trim());
+            match word.to_ascii_uppercase().as_str() {
+                "YXSTOP" => {
+                    engine.stop();
+                    return Arrival::Handled;
+                }
+                "END" => {
+                    self.close();
+                    return Arrival::Exit;
+                }
+                "INFO" => {
+                    self.info(engine, rest);
+                    return Arrival::Handled;
+                }
+                _ => {}
+            }
+        }
+        Arrival::Queue((line, at))
     }
 
-    /// Plays the search's move on the brain's board and sends it.
-    fn finish_move(&mut self, mv: Option<Move>, player: Option<SearchPlayer<Gomoku>>) {
-        let Some(job) = self.job.take() else { return };
-        if player.is_some() {
-            self.player = player;
-        } else {
-            log::error!("gomocup: the search failed; playing a fallback move");
+    fn handle(&mut self, engine: &mut Engine, (line, at): Self::Item) -> Flow {
+        match line {
+            InputLine::Text(text) => self.command(engine, &text, at),
+            InputLine::TooLong(bytes) => {
+                self.abort_board();
+                self.line(&format!(
+                    "UNKNOWN line too long ({bytes} bytes; the limit is {MAX_LINE_BYTES})"
+                ));
+                Flow::Continue
+            }
+            InputLine::NotUtf8 => {
+                self.abort_board();
+                self.line("UNKNOWN line is not valid UTF-8 text");
+                Flow::Continue
+            }
         }
-        let elapsed = job.started.elapsed();
+    }
+
+    fn report(&mut self, engine: &Engine, report: Report) {
+        for message in messages(engine, &report) {
+            self.line(&message);
+        }
+    }
+
+    /// Sends the move the core has played, or a legal fallback when the search failed.
+    fn finished(&mut self, engine: &mut Engine, finished: Finished) -> Flow {
+        let elapsed = self
+            .thinking_since
+            .take()
+            .map_or(Duration::ZERO, |since| since.elapsed());
         if let Some(left) = self.clock.time_left.as_mut()
             && *left < UNLIMITED_MS
         {
             *left -= elapsed.as_millis() as i64;
         }
-        let Some(game) = self.game.as_mut() else {
-            return self.error("no game");
+        let played = match finished {
+            Finished::Played { mv, .. } => Ok(mv),
+            Finished::Failed { message, .. } => {
+                log::error!("gomocup: {message}; playing a fallback move");
+                self.line(&format!("MESSAGE {message}; playing a fallback move"));
+                engine
+                    .play_fallback()
+                    .and_then(|_| engine.history().last().copied().ok_or_else(String::new))
+            }
+            other => Err(format!("internal error: unexpected {other:?}")),
         };
-        let mv = match mv.filter(|&mv| game.is_legal(mv)) {
-            Some(mv) => Some(mv),
-            None => fallback_move(game),
-        };
-        let Some(mv) = mv else {
-            return self.error("no legal move");
-        };
-        let undo = game.make(mv);
-        self.history.push((mv, undo));
-        let name = point_name(game, mv);
-        log::debug!("gomocup: {name} after {} ms", elapsed.as_millis());
-        self.out.line(&name);
+        match played {
+            Ok(mv) => {
+                let name = point_name(engine, mv);
+                log::debug!("gomocup: {name} after {} ms", elapsed.as_millis());
+                self.line(&name);
+            }
+            Err(reason) => self.error(&reason),
+        }
+        self.apply_memory(engine);
+        Flow::Continue
     }
 }
 
@@ -893,6 +714,7 @@ fn split_word(text: &str) -> (&str, &str) {
 mod tests {
     use super::*;
     use std::io::Cursor;
+    use std::sync::{Arc, Mutex};
 
     #[derive(Clone, Default)]
     struct Capture(Arc<Mutex<Vec<u8>>>);
@@ -936,53 +758,47 @@ mod tests {
     }
 
     #[test]
-    fn margins_and_limits() {
+    fn the_clock_goes_to_the_core_raw() {
         let ms = Duration::from_millis;
-        assert_eq!(after_margin(ms(1000)), ms(950));
-        assert_eq!(after_margin(ms(200)), ms(170));
-        assert_eq!(after_margin(ms(10)), ms(1));
         let clock = Clock::default();
-        assert_eq!(clock.cap(), Some(ms(4750)));
-        assert_eq!(clock.limits(ms(0)).movetime, Some(ms(4750)));
-        assert_eq!(clock.limits(ms(0)).time, None);
+        assert_eq!(clock.limits().movetime, Some(ms(DEFAULT_TURN_MS)));
+        assert_eq!(clock.limits().time, None);
         let clock = Clock {
             timeout_turn: Some(200),
             timeout_match: Some(10_000),
             time_left: Some(2_000),
             ..Clock::default()
         };
-        let limits = clock.limits(ms(20));
-        assert_eq!(limits.movetime, Some(ms(150)));
-        assert_eq!(limits.time, Some(ms(1900 - 20)));
-        assert_eq!(clock.cap(), Some(ms(170)));
-        // A match without a limit ignores time_left; a negative one leaves a minimum.
+        let limits = clock.limits();
+        assert_eq!(limits.movetime, Some(ms(200)));
+        assert_eq!(limits.time, Some(ms(2000)));
+        // A match without a limit ignores time_left; a negative one leaves nothing.
         let unlimited = Clock {
             timeout_match: Some(0),
             time_left: Some(5),
             ..Clock::default()
         };
-        assert_eq!(unlimited.limits(ms(0)).time, None);
+        assert_eq!(unlimited.limits().time, None);
         let late = Clock {
             time_left: Some(-300),
             ..Clock::default()
         };
-        assert_eq!(late.limits(ms(0)).time, Some(MIN_THINK));
-        assert_eq!(late.cap(), Some(MIN_THINK));
+        assert_eq!(late.limits().time, Some(ms(0)));
         let fast = Clock {
             timeout_turn: Some(0),
             ..Clock::default()
         };
-        assert_eq!(fast.limits(ms(0)).depth, Some(FAST_DEPTH));
-        assert_eq!(fast.limits(ms(0)).movetime, None);
-        assert_eq!(fast.cap(), None);
+        assert_eq!(fast.limits().depth, Some(FAST_DEPTH));
+        assert_eq!(fast.limits().movetime, None);
     }
 
     #[test]
     fn table_sizes_follow_max_memory() {
         assert_eq!(table_megabytes(0), DEFAULT_HASH_MB);
-        assert_eq!(table_megabytes(350 << 20), DEFAULT_HASH_MB);
-        assert_eq!(table_megabytes(30 << 20), 10);
+        assert_eq!(table_megabytes(350 << 20), 175);
+        assert_eq!(table_megabytes(30 << 20), 15);
         assert_eq!(table_megabytes(1000), 1);
+        assert_eq!(table_megabytes(1 << 40), MAX_TABLE_MB);
     }
 
     #[test]
@@ -1006,11 +822,30 @@ mod tests {
     }
 
     #[test]
-    fn pv_moves_become_coordinates() {
-        let game = Gomoku::new(Config::gomoku(15, false, Opening::Free)).unwrap();
+    fn reports_become_messages_with_coordinates() {
+        use crate::game::roles::ScoreValue;
+        use crate::search::report::Line;
+        use crate::search::tt::Bound;
+        let (engine, _events) = Engine::new(&Settings {
+            variant: Variant::KInRow(Config::gomoku(15, false, Opening::Free)),
+            hash_mb: 1,
+            ..Settings::default()
+        })
+        .unwrap();
+        let report = Report {
+            depth: 2,
+            nodes: 10,
+            elapsed: Duration::from_millis(5),
+            exact: false,
+            lines: vec![Line {
+                score: ScoreValue::Win(3),
+                bound: Bound::Exact,
+                pv: vec![Move::new(7 * 15 + 7), Move::new(0)],
+            }],
+        };
         assert_eq!(
-            message(&game, "info depth 2 score win 3 nodes 10 pv h8 a1"),
-            "MESSAGE depth 2 score win 3 nodes 10 pv 7,7 0,0"
+            messages(&engine, &report),
+            ["MESSAGE depth 2 score win 3 nodes 10 nps 2000 time 5 pv 7,7 0,0"]
         );
     }
 

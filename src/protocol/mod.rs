@@ -1,10 +1,9 @@
-//! The native line protocol (see protocol.md): parsing, the command loop and the
-//! per-game session behind it.
+//! Line protocols over the engine core: the native protocol (see protocol.md) and the
+//! Gomocup brain protocol, with the parsing they share.
 
 pub mod command;
-pub mod engine;
 pub mod gomocup;
 pub mod input;
-pub mod session;
+pub mod native;
 
-pub use engine::{Output, Settings, run};
+pub use native::run;

@@ -1,153 +1,56 @@
 //! Game-independent search: iterative-deepening principal-variation search with
-//! aspiration windows, a shared transposition table, killer and history ordering, and
-//! an exact solver at the root where the game has one.
+//! aspiration windows, a transposition table, killer and history ordering, and the
+//! game's exact and threat solvers at the root where it has them.
+//!
+//! A [`Searcher`] lives as long as the engine's game: its tables, killers and history
+//! carry over from one move to the next.
 
+pub mod report;
 pub mod time;
 pub mod tt;
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use self::time::budget;
+use self::report::{Line, Report};
+use self::time::TimeManager;
 use self::tt::{Bound, TranspositionTable, TtEntry};
-use crate::game::{Game, Move};
+use crate::game::Move;
+use crate::game::roles::{INFINITY, Proof, Score, SearchGame, win_from_node, win_to_node};
 use crate::limits::Limits;
-
-/// Scores are in the game's units (Othello: centi-discs), from the side to move's view.
-pub type Score = i32;
-
-/// Above every evaluation: marks an unset score.
-pub const INFINITY: Score = 1_000_000;
-
-/// A won game, from the winner's view; a win found `n` plies ahead scores `WIN - n`.
-pub const WIN: Score = 500_000;
-/// Scores at least this far out are wins or losses at a known distance.
-pub const WIN_BOUND: Score = WIN - 10_000;
-
-/// A win or loss score seen from `ply` plies higher up keeps its distance from the root.
-#[inline]
-pub fn win_from_node(score: Score, ply: usize) -> Score {
-    if score >= WIN_BOUND {
-        score - ply as Score
-    } else if score <= -WIN_BOUND {
-        score + ply as Score
-    } else {
-        score
-    }
-}
-
-/// The inverse of [`win_from_node`], for scores stored in the table.
-#[inline]
-pub fn win_to_node(score: Score, ply: usize) -> Score {
-    if score >= WIN_BOUND {
-        score + ply as Score
-    } else if score <= -WIN_BOUND {
-        score - ply as Score
-    } else {
-        score
-    }
-}
-
-/// What the search needs from a game beyond the rules.
-pub trait SearchGame: Game {
-    /// Static evaluation of an unfinished position.
-    fn evaluate(&self) -> Score;
-    /// Exact score of a finished game (same units as `evaluate`).
-    fn final_score(&self) -> Score;
-    /// How many moves the side to move still has to make, for the time manager.
-    fn moves_left(&self) -> u32;
-    /// The moves worth searching: a non-empty subset of the legal moves while the game
-    /// goes on (Gomoku: points near stones, or only the answers to a threat).
-    fn search_moves(&self, moves: &mut Vec<Move>) {
-        self.generate_moves(moves)
-    }
-    /// The moves worth searching at the root, where more time may go into choosing
-    /// them (Gomoku: only the moves that stop an opponent's forced win, when it has one).
-    fn root_moves(&self, moves: &mut Vec<Move>, _stop: &AtomicBool) {
-        self.search_moves(moves)
-    }
-    /// Whether [`SearchGame::threat_win`] looks for forced wins.
-    fn has_threat_solver(&self) -> bool {
-        false
-    }
-    /// A forced win for the side to move by a threat-space search (Gomoku: continuous
-    /// fours, then threes and fours), or `None` when none is found before `stop`.
-    fn threat_win(&self, _stop: &AtomicBool) -> Option<Exact> {
-        None
-    }
-    /// Cheap ordering key for a legal move: higher is searched first.
-    fn order_key(&self, _mv: Move) -> i32 {
-        0
-    }
-    /// How hard an exact solve of this position is (Othello: empty squares), or `None`
-    /// when the game has no exact solver.
-    fn exact_size(&self) -> Option<u32> {
-        None
-    }
-    /// Solves exactly, or returns `None` once `stop` is raised.
-    fn solve_exact(&self, _stop: &AtomicBool) -> Option<Exact> {
-        None
-    }
-    /// A finished game's result from Black's view for match tables (Othello: the disc
-    /// margin with empty squares to the winner, -64..64).
-    fn match_score(&self) -> i32 {
-        match self.outcome().and_then(|outcome| outcome.winner) {
-            Some(crate::game::Side::Black) => 1,
-            Some(crate::game::Side::White) => -1,
-            None => 0,
-        }
-    }
-    /// Black's `match_score` when White forfeits (Othello: every square, 64 on 8x8).
-    fn forfeit_score(&self) -> i32 {
-        1
-    }
-    /// Formats a score for `info` lines (Othello: discs, `+4.25`).
-    fn format_score(&self, score: Score) -> String {
-        format!("{score:+}")
-    }
-    /// Formats an exact score (Othello: the disc margin, `+4`).
-    fn format_exact_score(&self, score: Score) -> String {
-        self.format_score(score)
-    }
-}
-
-/// An exact solve: the score and a proven best line (never empty: its first move is the
-/// best move), and the nodes it took.
-#[derive(Clone, Debug)]
-pub struct Exact {
-    pub score: Score,
-    pub pv: Vec<Move>,
-    pub nodes: u64,
-}
-
-/// One `info` report: a finished iteration or an exact solve.
-#[derive(Clone, Debug)]
-pub struct Report {
-    pub depth: u32,
-    pub score: Score,
-    pub nodes: u64,
-    pub elapsed: Duration,
-    pub pv: Vec<Move>,
-    pub exact: bool,
-}
+use crate::stop::Stop;
 
 #[derive(Clone, Debug)]
 pub struct SearchResult {
     pub best: Move,
     pub score: Score,
     pub depth: u32,
+    /// Whether a solver proved `score` (exactly, or as a lower bound: see `bound`).
     pub exact: bool,
+    pub bound: Bound,
     pub nodes: u64,
 }
 
 const MAX_PLY: usize = 128;
 
+/// How a memory budget is shared between the tables: games with an exact solver give it
+/// three quarters (its entries save the most work); the rest goes to the search's table.
+pub fn split_memory(megabytes: usize, has_exact_solver: bool) -> (usize, usize) {
+    let megabytes = megabytes.max(1);
+    if has_exact_solver && megabytes >= 2 {
+        let table = (megabytes / 4).max(1);
+        (table, (megabytes - table) << 20)
+    } else {
+        (megabytes, 0)
+    }
+}
+
 pub struct Searcher<G: SearchGame> {
-    tt: Arc<TranspositionTable>,
+    tt: TranspositionTable,
+    solver: G::SolverTable,
+    megabytes: usize,
     nodes: u64,
     start: Instant,
-    hard_deadline: Option<Instant>,
+    stop: Stop,
     node_limit: u64,
     stopped: bool,
     buffers: Vec<Vec<Move>>,
@@ -158,16 +61,20 @@ pub struct Searcher<G: SearchGame> {
     root_best: Move,
     /// The moves searched at the root.
     root_moves: Vec<Move>,
-    _game: std::marker::PhantomData<G>,
 }
 
 impl<G: SearchGame> Searcher<G> {
-    pub fn new(tt: Arc<TranspositionTable>) -> Searcher<G> {
-        Searcher {
-            tt,
+    /// A searcher whose tables together take `megabytes` MiB; an error when the memory
+    /// cannot be had.
+    pub fn new(game: &G, megabytes: usize) -> Result<Searcher<G>, String> {
+        let (table_mb, solver_bytes) = split_memory(megabytes, game.has_exact_solver());
+        Ok(Searcher {
+            tt: TranspositionTable::try_new(table_mb)?,
+            solver: game.solver_table(solver_bytes)?,
+            megabytes: megabytes.max(1),
             nodes: 0,
             start: Instant::now(),
-            hard_deadline: None,
+            stop: Stop::never(),
             node_limit: u64::MAX,
             stopped: false,
             buffers: vec![Vec::new(); MAX_PLY + 1],
@@ -176,78 +83,85 @@ impl<G: SearchGame> Searcher<G> {
             keys: Vec::new(),
             root_best: Move::PASS,
             root_moves: Vec::new(),
-            _game: std::marker::PhantomData,
-        }
+        })
     }
 
-    /// Chooses a move for an unfinished game within `limits`, calling `report` after each
-    /// iteration.
+    /// The memory budget the tables were made for, MiB.
+    pub fn megabytes(&self) -> usize {
+        self.megabytes
+    }
+
+    /// Forgets everything learnt: tables (touching all their memory), killers, history.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        G::clear_solver_table(&mut self.solver);
+        self.killers.fill([Move::PASS; 2]);
+        self.history.fill(0);
+    }
+
+    /// Chooses a move for an unfinished game within `limits` and the time `time` gives,
+    /// until `stop` (which carries the hard deadline and the node limit); `report`
+    /// receives each finished iteration and each solve.
     pub fn think(
         &mut self,
         game: &G,
         limits: &Limits,
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(&G, &Report),
+        time: &TimeManager,
+        stop: &Stop,
+        report: &mut dyn FnMut(Report),
     ) -> SearchResult {
-        self.start = Instant::now();
+        self.start = time.start();
         self.nodes = 0;
         self.stopped = false;
+        self.stop = stop.clone();
+        self.node_limit = stop.node_limit().max(1);
         self.tt.new_search();
         self.history.iter_mut().for_each(|h| *h /= 8);
-        let budget = budget(limits, game.moves_left());
-        self.hard_deadline = budget.map(|b| self.start + b.hard);
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
         let max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1);
 
         let mut moves = Vec::new();
-        // Choosing the root moves may take up to a quarter of the move's time.
-        let root_deadline = budget.map(|b| self.start + b.soft / 4);
-        DeadlineStop::new(stop, root_deadline).run(|flag| game.root_moves(&mut moves, flag));
+        game.root_moves(&mut moves, &stop.narrowed(time.root_moves_deadline(), 0));
+        if moves.is_empty() {
+            // Only a position the core refuses to search has no move: stay legal anyway.
+            moves.push(Move::PASS);
+        }
         self.root_moves.clone_from(&moves);
         let mut result = SearchResult {
             best: moves[0],
             score: 0,
             depth: 0,
             exact: false,
+            bound: Bound::Exact,
             nodes: 0,
         };
-        if moves.len() == 1 && budget.is_some() {
+        if moves.len() == 1 && time.is_clocked() {
             // A forced move needs no thought when the clock is what limits us.
             return result;
         }
-        if let Some(exact) = self.threat_search(game, limits, budget, stop) {
-            report(
-                game,
-                &Report {
-                    depth: exact.pv.len() as u32,
-                    score: exact.score,
-                    nodes: self.nodes,
-                    elapsed: self.start.elapsed(),
-                    pv: exact.pv.clone(),
-                    exact: true,
-                },
-            );
-            return SearchResult {
-                best: exact.pv[0],
-                score: exact.score,
-                depth: exact.pv.len() as u32,
-                exact: true,
-                nodes: self.nodes,
-            };
+        if limits.depth.is_none() && time.is_clocked() && game.has_threat_solver() {
+            let threat_stop = stop.narrowed(time.threat_deadline(), 0);
+            if let Some(proof) = game.threat_win(&threat_stop) {
+                self.nodes += proof.nodes;
+                debug_assert!(game.is_legal(proof.pv[0]));
+                return self.proven(game, &proof, proof.pv.len() as u32, report);
+            }
         }
         self.root_best = moves[0];
-        let solve = game.exact_size().is_some_and(|size| {
-            limits.depth.is_none() && size <= solve_limit(budget.map(|b| b.hard))
-        });
+        let solve = limits.depth.is_none()
+            && game
+                .exact_size()
+                .is_some_and(|size| size <= time.solve_limit());
 
         let mut work = game.clone();
         let mut score = 0;
-        let search_depth = if solve { max_depth.min(4) } else { max_depth };
-        for depth in 1..=search_depth {
-            score = self.aspiration(&mut work, depth, score, stop);
+        for depth in 1..=max_depth {
+            if depth > 1 && solve && !time.may_deepen_before_solve(depth - 1) {
+                break;
+            }
+            score = self.aspiration(&mut work, depth, score);
             if self.stopped && depth > 1 {
                 break;
             }
@@ -257,83 +171,99 @@ impl<G: SearchGame> Searcher<G> {
             result.score = score;
             result.depth = depth;
             let pv = self.principal_variation(&work, depth as usize);
-            report(
-                game,
-                &Report {
-                    depth,
-                    score,
-                    nodes: self.nodes,
-                    elapsed: self.start.elapsed(),
-                    pv,
-                    exact: false,
-                },
-            );
-            if self.stopped {
-                break;
-            }
-            // An iteration costs more than all before it: start one only with time for it.
-            if !solve && budget.is_some_and(|b| self.start.elapsed() >= b.soft / 2) {
+            report(self.report(game, depth, score, Bound::Exact, pv, false));
+            if self.stopped || (!solve && !time.may_start_iteration()) {
                 break;
             }
         }
         if solve && !self.stopped {
-            let deadline_stop = DeadlineStop::new(stop, self.hard_deadline);
-            if let Some(exact) = deadline_stop.run(|flag| game.solve_exact(flag)) {
-                self.nodes += exact.nodes;
-                result = SearchResult {
-                    best: exact.pv[0],
-                    score: exact.score,
-                    depth: game.exact_size().unwrap_or(0),
-                    exact: true,
-                    nodes: self.nodes,
-                };
-                report(
-                    game,
-                    &Report {
-                        depth: result.depth,
-                        score: exact.score,
-                        nodes: self.nodes,
-                        elapsed: self.start.elapsed(),
-                        pv: exact.pv,
-                        exact: true,
-                    },
-                );
+            let solve_stop = stop.narrowed(None, self.nodes);
+            if let Some(proof) = game.solve_exact(&mut self.solver, &solve_stop) {
+                self.nodes += proof.nodes;
+                if proof.best().is_some() {
+                    let size = game.exact_size().unwrap_or(0);
+                    return self.proven(game, &proof, size, report);
+                }
             }
         }
         result.nodes = self.nodes;
         result
     }
 
-    /// A forced win by threats, searched with a third of the move's time first: it is
-    /// cheaper than the full-width search and certain when it succeeds.
-    fn threat_search(
+    /// The result (and the report) of a solver's proof that names a move.
+    fn proven(
         &mut self,
         game: &G,
-        limits: &Limits,
-        budget: Option<time::Budget>,
-        stop: &AtomicBool,
-    ) -> Option<Exact> {
-        if !game.has_threat_solver() || limits.depth.is_some() {
-            return None;
+        proof: &Proof,
+        depth: u32,
+        report: &mut dyn FnMut(Report),
+    ) -> SearchResult {
+        let bound = proof_bound(proof);
+        report(self.report(game, depth, proof.lower, bound, proof.pv.clone(), true));
+        SearchResult {
+            best: proof.pv[0],
+            score: proof.lower,
+            depth,
+            exact: true,
+            bound,
+            nodes: self.nodes,
         }
-        let budget = budget?;
-        let deadline = self.start + budget.soft / 3;
-        let exact = DeadlineStop::new(stop, Some(deadline)).run(|flag| game.threat_win(flag));
-        if let Some(exact) = &exact {
-            self.nodes += exact.nodes;
-            debug_assert!(game.is_legal(exact.pv[0]));
-        }
-        exact
     }
 
-    fn aspiration(&mut self, game: &mut G, depth: u32, guess: Score, stop: &AtomicBool) -> Score {
+    /// Solves the position exactly where the game's exact solver takes it, else looks
+    /// for a forced win by threats; `None` when the game has neither or nothing was
+    /// proven before `stop`.
+    pub fn solve(
+        &mut self,
+        game: &G,
+        stop: &Stop,
+        report: &mut dyn FnMut(Report),
+    ) -> Option<Proof> {
+        self.start = Instant::now();
+        let proof = match game.exact_size() {
+            Some(_) => game.solve_exact(&mut self.solver, stop),
+            None if game.has_threat_solver() => game.threat_win(stop),
+            None => None,
+        }?;
+        self.nodes = proof.nodes;
+        if !proof.pv.is_empty() {
+            let depth = game.exact_size().unwrap_or(proof.pv.len() as u32);
+            let bound = proof_bound(&proof);
+            report(self.report(game, depth, proof.lower, bound, proof.pv.clone(), true));
+        }
+        Some(proof)
+    }
+
+    fn report(
+        &self,
+        game: &G,
+        depth: u32,
+        score: Score,
+        bound: Bound,
+        pv: Vec<Move>,
+        exact: bool,
+    ) -> Report {
+        Report {
+            depth,
+            nodes: self.nodes,
+            elapsed: self.start.elapsed(),
+            exact,
+            lines: vec![Line {
+                score: game.score_value(score, exact),
+                bound,
+                pv,
+            }],
+        }
+    }
+
+    fn aspiration(&mut self, game: &mut G, depth: u32, guess: Score) -> Score {
         if depth <= 2 {
-            return self.pvs(game, depth, -INFINITY, INFINITY, 0, stop);
+            return self.pvs(game, depth, -INFINITY, INFINITY, 0);
         }
         let mut delta = 50;
         let (mut alpha, mut beta) = (guess - delta, guess + delta);
         loop {
-            let score = self.pvs(game, depth, alpha, beta, 0, stop);
+            let score = self.pvs(game, depth, alpha, beta, 0);
             if self.stopped {
                 return score;
             }
@@ -348,13 +278,8 @@ impl<G: SearchGame> Searcher<G> {
         }
     }
 
-    fn check_limits(&mut self, stop: &AtomicBool) {
-        if stop.load(Ordering::Relaxed)
-            || self.nodes >= self.node_limit
-            || self
-                .hard_deadline
-                .is_some_and(|deadline| Instant::now() >= deadline)
-        {
+    fn check_limits(&mut self) {
+        if self.stop.check(self.nodes) {
             self.stopped = true;
         }
     }
@@ -366,11 +291,10 @@ impl<G: SearchGame> Searcher<G> {
         mut alpha: Score,
         beta: Score,
         ply: usize,
-        stop: &AtomicBool,
     ) -> Score {
         self.nodes += 1;
         if self.nodes & 1023 == 0 || self.nodes >= self.node_limit {
-            self.check_limits(stop);
+            self.check_limits();
         }
         if self.stopped && ply > 0 {
             return 0;
@@ -417,11 +341,11 @@ impl<G: SearchGame> Searcher<G> {
         for (index, &mv) in moves.iter().enumerate() {
             let undo = game.make(mv);
             let score = if index == 0 {
-                -self.pvs(game, depth - 1, -beta, -alpha, ply + 1, stop)
+                -self.pvs(game, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let mut score = -self.pvs(game, depth - 1, -alpha - 1, -alpha, ply + 1, stop);
+                let mut score = -self.pvs(game, depth - 1, -alpha - 1, -alpha, ply + 1);
                 if score > alpha && score < beta && !self.stopped {
-                    score = -self.pvs(game, depth - 1, -beta, -alpha, ply + 1, stop);
+                    score = -self.pvs(game, depth - 1, -beta, -alpha, ply + 1);
                 }
                 score
             };
@@ -533,57 +457,22 @@ impl<G: SearchGame> Searcher<G> {
     }
 }
 
-/// The largest exact solve worth starting with this much time (`None`: no clock).
-fn solve_limit(hard: Option<Duration>) -> u32 {
-    match hard {
-        None => 16,
-        Some(t) if t >= Duration::from_secs(20) => 22,
-        Some(t) if t >= Duration::from_secs(5) => 20,
-        Some(t) if t >= Duration::from_secs(1) => 18,
-        Some(t) if t >= Duration::from_millis(200) => 16,
-        Some(t) if t >= Duration::from_millis(50) => 14,
-        Some(_) => 10,
-    }
-}
-
-/// A stop flag that is also raised at a deadline, for solvers that only watch a flag.
-pub struct DeadlineStop<'a> {
-    outer: &'a AtomicBool,
-    deadline: Option<Instant>,
-}
-
-impl<'a> DeadlineStop<'a> {
-    pub fn new(outer: &'a AtomicBool, deadline: Option<Instant>) -> DeadlineStop<'a> {
-        DeadlineStop { outer, deadline }
-    }
-
-    pub fn run<T: Send>(&self, work: impl FnOnce(&AtomicBool) -> T + Send) -> T {
-        let flag = AtomicBool::new(false);
-        let done = AtomicBool::new(false);
-        std::thread::scope(|scope| {
-            scope.spawn(|| {
-                while !done.load(Ordering::Relaxed) {
-                    if self.outer.load(Ordering::Relaxed)
-                        || self.deadline.is_some_and(|d| Instant::now() >= d)
-                    {
-                        flag.store(true, Ordering::Relaxed);
-                        return;
-                    }
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-            });
-            let result = work(&flag);
-            done.store(true, Ordering::Relaxed);
-            result
-        })
+/// A solver's proof as a report bound: exact, or the lower bound its move reaches.
+fn proof_bound(proof: &Proof) -> Bound {
+    if proof.is_exact() {
+        Bound::Exact
+    } else {
+        Bound::Lower
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use crate::game::othello::{Othello, Rule};
     use rand::{Rng, SeedableRng};
+    use std::time::Duration;
 
     /// Plain negamax to a fixed depth with the same leaf scores.
     fn negamax<G: SearchGame>(game: &mut G, depth: u32) -> Score {
@@ -607,7 +496,7 @@ mod tests {
     #[test]
     fn search_scores_equal_plain_negamax() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(11);
-        let stop = AtomicBool::new(false);
+        let stop = Stop::never();
         for (size, rule) in [(8, Rule::Normal), (6, Rule::Misere), (8, Rule::Misere)] {
             for _ in 0..12 {
                 let mut game = Othello::new(size, rule).unwrap();
@@ -622,14 +511,14 @@ mod tests {
                 if game.outcome().is_some() {
                     continue;
                 }
-                let tt = Arc::new(TranspositionTable::new(1));
-                let mut searcher = Searcher::new(tt);
+                let mut searcher = Searcher::new(&game, 2).unwrap();
                 for depth in 1..=4 {
                     let limits = Limits {
                         depth: Some(depth),
                         ..Limits::default()
                     };
-                    let result = searcher.think(&game, &limits, &stop, &mut |_, _| {});
+                    let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
+                    let result = searcher.think(&game, &limits, &time, &stop, &mut |_| {});
                     if result.exact {
                         continue;
                     }

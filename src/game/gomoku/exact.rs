@@ -2,14 +2,16 @@
 //! move with a transposition table. Only provably forced moves are pruned: a point that
 //! wins at once, or blocking the opponent's only winning point.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use super::Gomoku;
 use super::pattern::Threat;
+use crate::game::roles::{Evaluate, Proof, Score, WIN, win_from_node, win_to_node};
 use crate::game::{Game, Move};
-use crate::search::{Exact, Score, SearchGame, WIN, win_from_node, win_to_node};
+use crate::memory::{Zeroable, zeroed_table};
+use crate::stop::Stop;
 
+/// 16 bytes, aligned so that no entry straddles two cache lines.
 #[derive(Clone, Copy, Default)]
+#[repr(C, align(16))]
 struct Entry {
     key: u64,
     /// Distance-free: a win scores `WIN - plies from this node`.
@@ -18,25 +20,47 @@ struct Entry {
     best: u16,
 }
 
+// SAFETY: integers only; all zero is an empty entry (`bound` 0).
+unsafe impl Zeroable for Entry {}
+
 const LOWER: u8 = 1;
 const UPPER: u8 = 2;
 const EXACT: u8 = 3;
 
+/// The exact solver's table, kept from one solve to the next (entries are keyed by the
+/// whole position hash and hold distance-free scores).
+pub struct ExactTable(Vec<Entry>);
+
+impl ExactTable {
+    /// A table of `bytes` (16 per entry, at least one entry), or an error when the
+    /// memory cannot be had.
+    pub fn try_new(bytes: usize) -> Result<ExactTable, String> {
+        let entries = bytes / std::mem::size_of::<Entry>();
+        let table = zeroed_table(entries, "the exact solver's table")?;
+        Ok(ExactTable(table))
+    }
+
+    pub fn clear(&mut self) {
+        self.0.fill(Entry::default());
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> usize {
+        ((key as u128 * self.0.len() as u128) >> 64) as usize
+    }
+}
+
 struct Solver<'a> {
-    table: Vec<Entry>,
-    mask: usize,
+    table: &'a mut ExactTable,
     nodes: u64,
-    stop: &'a AtomicBool,
+    stop: &'a Stop,
     stopped: bool,
     buffers: Vec<Vec<Move>>,
 }
 
-pub(super) fn solve(game: &Gomoku, stop: &AtomicBool) -> Option<Exact> {
-    // Small solves must not pay for clearing a big table: no stop can cut that short.
-    let bits = (game.empties() + 2).clamp(10, 22);
+pub(super) fn solve(game: &Gomoku, table: &mut ExactTable, stop: &Stop) -> Option<Proof> {
     let mut solver = Solver {
-        table: vec![Entry::default(); 1 << bits],
-        mask: (1 << bits) - 1,
+        table,
         nodes: 0,
         stop,
         stopped: false,
@@ -48,17 +72,13 @@ pub(super) fn solve(game: &Gomoku, stop: &AtomicBool) -> Option<Exact> {
         return None;
     }
     let pv = solver.principal_variation(game);
-    Some(Exact {
-        score,
-        pv,
-        nodes: solver.nodes,
-    })
+    Some(Proof::exact(score, pv, solver.nodes))
 }
 
 impl Solver<'_> {
     fn negamax(&mut self, game: &mut Gomoku, mut alpha: Score, beta: Score, ply: usize) -> Score {
         self.nodes += 1;
-        if self.nodes & 4095 == 0 && self.stop.load(Ordering::Relaxed) {
+        if self.nodes & 4095 == 0 && self.stop.check(self.nodes) {
             self.stopped = true;
         }
         if self.stopped {
@@ -72,8 +92,8 @@ impl Solver<'_> {
             return WIN - 1;
         }
         let key = game.hash();
-        let slot = key as usize & self.mask;
-        let entry = self.table[slot];
+        let slot = self.table.slot(key);
+        let entry = self.table.0[slot];
         let mut tt_move = None;
         if entry.key == key && entry.bound != 0 {
             let cut = match entry.bound {
@@ -136,7 +156,7 @@ impl Solver<'_> {
         } else {
             EXACT
         };
-        self.table[slot] = Entry {
+        self.table.0[slot] = Entry {
             key,
             score: best,
             bound,
@@ -155,7 +175,7 @@ impl Solver<'_> {
                 game.threat_fields(me, Threat::Five, &mut fives);
                 fives[0]
             } else {
-                let entry = self.table[game.hash() as usize & self.mask];
+                let entry = self.table.0[self.table.slot(game.hash())];
                 let mv = Move::from_bits(entry.best);
                 if entry.key != game.hash() || !game.is_legal(mv) {
                     break;

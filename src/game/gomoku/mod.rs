@@ -903,6 +903,10 @@ impl Game for Gomoku {
         }
     }
 
+    fn cells(&self) -> String {
+        self.to_board_string()
+    }
+
     fn set_board(&mut self, cells: &str, side: Side) -> Result<(), GameError> {
         let size = self.config.size;
         let count = cells.chars().count();

@@ -1,14 +1,14 @@
-//! What the generic search needs from the k-in-a-row games: the pattern evaluation,
-//! the candidate moves and the solvers.
+//! The k-in-a-row games' roles for the engine: the pattern evaluation, the candidate
+//! moves and the solvers.
 
-use std::sync::atomic::AtomicBool;
-
+use super::exact::{self, ExactTable};
 use super::pattern::{Pattern, Threat};
-use super::{Family, Gomoku, exact, threat};
+use super::{Family, Gomoku, threat};
+use crate::game::roles::{Evaluate, Proof, Score, ScoreValue, Scoring, Solve};
 use crate::game::{Game, Move, Side};
-use crate::search::{Exact, Score, SearchGame, WIN_BOUND};
+use crate::stop::Stop;
 
-pub use crate::search::WIN;
+pub use crate::game::roles::WIN;
 
 /// A position won by force within a move or two, but not yet searched out.
 const SURE_WIN: Score = 100_000;
@@ -17,6 +17,11 @@ const SURE_WIN: Score = 100_000;
 /// points and on larger boards once at most `EXACT_EMPTIES` points are left.
 const EXACT_POINTS: usize = 25;
 const EXACT_EMPTIES: u32 = 20;
+
+/// Moves a side makes in a typical game between engines, and the fewest the time
+/// manager plans for while the game goes on.
+const EXPECTED_MOVES: u32 = 22;
+const MIN_MOVES_LEFT: u32 = 8;
 
 /// Weight of one line pattern, for the side that would place the stone.
 const fn pattern_weight(pattern: Pattern) -> i16 {
@@ -217,7 +222,7 @@ impl Gomoku {
     }
 }
 
-impl SearchGame for Gomoku {
+impl Evaluate for Gomoku {
     fn evaluate(&self) -> Score {
         let me = self.side_to_move();
         let them = me.opponent();
@@ -259,8 +264,16 @@ impl SearchGame for Gomoku {
         }
     }
 
+    /// Five-in-a-row games between engines last about 20 moves a side: plan for that
+    /// many (fewer as own stones accumulate), and never more than the empty points allow.
     fn moves_left(&self) -> u32 {
-        self.empties().div_ceil(2).min(30)
+        let own = self.stones(self.side_to_move());
+        let expected = if self.config.k >= 5 {
+            EXPECTED_MOVES.saturating_sub(own).max(MIN_MOVES_LEFT)
+        } else {
+            u32::MAX
+        };
+        expected.min(self.empties().div_ceil(2)).max(1)
     }
 
     fn search_moves(&self, moves: &mut Vec<Move>) {
@@ -280,46 +293,57 @@ impl SearchGame for Gomoku {
         key
     }
 
+    fn root_moves(&self, moves: &mut Vec<Move>, stop: &Stop) {
+        candidates(self, moves);
+        if moves.len() > 1 && self.has_threat_solver() {
+            threat::keep_defences(self, moves, stop);
+        }
+    }
+}
+
+impl Solve for Gomoku {
+    type SolverTable = ExactTable;
+
+    fn solver_table(&self, bytes: usize) -> Result<ExactTable, String> {
+        ExactTable::try_new(bytes)
+    }
+
+    fn clear_solver_table(table: &mut ExactTable) {
+        table.clear();
+    }
+
+    fn has_exact_solver(&self) -> bool {
+        self.size() * self.size() <= EXACT_POINTS && self.has_patterns()
+    }
+
     fn exact_size(&self) -> Option<u32> {
         let points = self.size() * self.size();
         let fits = points <= 16 || (points <= EXACT_POINTS && self.empties() <= EXACT_EMPTIES);
         (fits && self.has_patterns()).then(|| self.empties())
     }
 
-    fn solve_exact(&self, stop: &AtomicBool) -> Option<Exact> {
-        exact::solve(self, stop)
-    }
-
-    fn root_moves(&self, moves: &mut Vec<Move>, stop: &AtomicBool) {
-        candidates(self, moves);
-        if moves.len() > 1 && self.has_threat_solver() {
-            threat::keep_defences(self, moves, stop);
-        }
+    fn solve_exact(&self, table: &mut ExactTable, stop: &Stop) -> Option<Proof> {
+        exact::solve(self, table, stop)
     }
 
     fn has_threat_solver(&self) -> bool {
         self.has_patterns() && self.config.k == 5
     }
 
-    fn threat_win(&self, stop: &AtomicBool) -> Option<Exact> {
+    fn threat_win(&self, stop: &Stop) -> Option<Proof> {
         threat::find_win(self, stop)
     }
+}
 
-    fn format_score(&self, score: Score) -> String {
-        if score >= WIN_BOUND {
-            format!("win {}", WIN - score)
-        } else if score <= -WIN_BOUND {
-            format!("loss {}", WIN + score)
-        } else {
-            format!("{score:+}")
-        }
-    }
-
-    fn format_exact_score(&self, score: Score) -> String {
-        if score == 0 {
-            "draw".to_string()
-        } else {
-            self.format_score(score)
+impl Scoring for Gomoku {
+    fn score_value(&self, score: Score, exact: bool) -> ScoreValue {
+        match ScoreValue::from_win_distance(score) {
+            Some(value) => value,
+            None if exact && score == 0 => ScoreValue::Draw,
+            None => ScoreValue::Eval {
+                value: score,
+                per_unit: 1,
+            },
         }
     }
 }

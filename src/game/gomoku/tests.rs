@@ -220,21 +220,31 @@ fn random_games_keep_bookkeeping_consistent() {
 
 mod search {
     use super::*;
+    use crate::game::roles::{Evaluate, Proof, Solve, WIN};
     use crate::limits::Limits;
-    use crate::search::tt::TranspositionTable;
-    use crate::search::{SearchGame, Searcher, WIN};
-    use std::sync::Arc;
-    use std::sync::atomic::AtomicBool;
+    use crate::search::Searcher;
+    use crate::search::time::TimeManager;
+    use crate::stop::Stop;
+    use std::time::{Duration, Instant};
 
     fn best_move(game: &Gomoku, depth: u32) -> (String, i32) {
-        let stop = AtomicBool::new(false);
-        let mut searcher = Searcher::new(Arc::new(TranspositionTable::new(4)));
+        let stop = Stop::never();
+        let mut searcher = Searcher::new(game, 4).unwrap();
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()
         };
-        let result = searcher.think(game, &limits, &stop, &mut |_, _| {});
+        let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
+        let result = searcher.think(game, &limits, &time, &stop, &mut |_| {});
         (game.format_move(result.best), result.score)
+    }
+
+    /// An exact solve with a fresh table.
+    fn solve(game: &Gomoku) -> Proof {
+        let mut table = game.solver_table(1 << 20).unwrap();
+        let proof = game.solve_exact(&mut table, &Stop::never()).unwrap();
+        assert!(proof.is_exact());
+        proof
     }
 
     fn setup(size: usize, black: &str, white: &str, side: Side) -> Gomoku {
@@ -283,16 +293,14 @@ mod search {
 
     #[test]
     fn small_boards_solve_exactly() {
-        let stop = AtomicBool::new(false);
         let three = game(Config::tictactoe(3, 3));
-        let exact = three.solve_exact(&stop).unwrap();
-        assert_eq!(exact.score, 0, "3x3 is a draw");
+        assert_eq!(solve(&three).lower, 0, "3x3 is a draw");
         let four = game(Config::tictactoe(4, 4));
-        assert_eq!(four.solve_exact(&stop).unwrap().score, 0, "4x4 is a draw");
+        assert_eq!(solve(&four).lower, 0, "4x4 is a draw");
         // 4x4 with three in a row: the first player wins.
         let small = game(Config::tictactoe(4, 3));
-        let exact = small.solve_exact(&stop).unwrap();
-        assert!(exact.score > WIN - 16, "{}", exact.score);
+        let exact = solve(&small);
+        assert!(exact.lower > WIN - 16, "{}", exact.lower);
         let mut line = small.clone();
         for &mv in &exact.pv {
             line.make(mv);
@@ -326,7 +334,6 @@ mod search {
             best
         }
         let mut rng = StdRng::seed_from_u64(9);
-        let stop = AtomicBool::new(false);
         for config in [
             Config::tictactoe(4, 3),
             Config::tictactoe(4, 4),
@@ -346,12 +353,7 @@ mod search {
                     continue;
                 }
                 let expected = minimax(&mut g.clone());
-                assert_eq!(
-                    g.solve_exact(&stop).unwrap().score,
-                    expected,
-                    "{}",
-                    g.diagram()
-                );
+                assert_eq!(solve(&g).lower, expected, "{}", g.diagram());
             }
         }
     }

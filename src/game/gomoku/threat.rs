@@ -8,13 +8,13 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::pattern::Threat;
 use super::search::add_captures;
 use super::{Family, Gomoku};
+use crate::game::roles::{Proof, WIN};
 use crate::game::{Game, Move, Side};
-use crate::search::{Exact, WIN};
+use crate::stop::Stop;
 
 /// Longest VCF tried, in attacker moves.
 pub const MAX_VCF: u32 = 60;
@@ -36,9 +36,7 @@ pub enum Kind {
 
 pub struct ThreatSolver<'a> {
     pub nodes: u64,
-    /// The search gives up after this many nodes.
-    node_limit: u64,
-    stop: &'a AtomicBool,
+    stop: &'a Stop,
     stopped: bool,
     attacker: Side,
     /// VCF failures: position → largest fours budget that failed.
@@ -48,14 +46,10 @@ pub struct ThreatSolver<'a> {
 }
 
 /// A forced win for the side to move: VCF first, then VCT, until `stop`.
-pub fn find_win(game: &Gomoku, stop: &AtomicBool) -> Option<Exact> {
+pub fn find_win(game: &Gomoku, stop: &Stop) -> Option<Proof> {
     let mut solver = ThreatSolver::new(game.side_to_move(), stop);
     let (line, _) = solver.solve(game)?;
-    Some(Exact {
-        score: WIN - line.len() as i32,
-        pv: line,
-        nodes: solver.nodes,
-    })
+    Some(Proof::exact(WIN - line.len() as i32, line, solver.nodes))
 }
 
 /// Zobrist keys are already uniform: the map uses them as they are.
@@ -87,7 +81,7 @@ const DEFENCE_VCF: u32 = 20;
 /// turn, keeps only the candidate moves after which it no longer can (or that are fours,
 /// which keep the initiative). Leaves `moves` alone when there is no such threat, when
 /// no candidate defends, or when `stop` comes first.
-pub fn keep_defences(game: &Gomoku, moves: &mut Vec<Move>, stop: &AtomicBool) {
+pub fn keep_defences(game: &Gomoku, moves: &mut Vec<Move>, stop: &Stop) {
     let me = game.side_to_move();
     let them = me.opponent();
     if game.threat_count(them, Threat::Five) > 0 || game.threat_count(me, Threat::Five) > 0 {
@@ -114,7 +108,7 @@ pub fn keep_defences(game: &Gomoku, moves: &mut Vec<Move>, stop: &AtomicBool) {
                 .vcf(&mut work, DEFENCE_VCF)
                 .is_none();
         work.unmake(mv, undo);
-        if stop.load(Ordering::Relaxed) {
+        if stop.check(0) {
             return;
         }
         if refuted || four {
@@ -127,22 +121,15 @@ pub fn keep_defences(game: &Gomoku, moves: &mut Vec<Move>, stop: &AtomicBool) {
 }
 
 impl<'a> ThreatSolver<'a> {
-    pub fn new(attacker: Side, stop: &'a AtomicBool) -> ThreatSolver<'a> {
+    pub fn new(attacker: Side, stop: &'a Stop) -> ThreatSolver<'a> {
         ThreatSolver {
             nodes: 0,
-            node_limit: u64::MAX,
             stop,
             stopped: false,
             attacker,
             vcf_failed: HashMap::default(),
             vct_failed: HashMap::default(),
         }
-    }
-
-    /// Gives up after `nodes` nodes: a limit that does not depend on the machine.
-    pub fn with_node_limit(mut self, nodes: u64) -> Self {
-        self.node_limit = nodes;
-        self
     }
 
     /// The winning line (attacker, defender, ..., the attacker's winning move), shortest
@@ -184,8 +171,8 @@ impl<'a> ThreatSolver<'a> {
 
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if (self.nodes & 1023 == 0 && self.stop.load(Ordering::Relaxed))
-            || self.nodes >= self.node_limit
+        if self.nodes >= self.stop.node_limit()
+            || (self.nodes & 1023 == 0 && self.stop.check(self.nodes))
         {
             self.stopped = true;
         }
@@ -461,7 +448,7 @@ mod tests {
     #[test]
     fn finds_the_given_vcf_puzzle() {
         let game = position(15, FIRST_PUZZLE.0, FIRST_PUZZLE.1, Side::Black);
-        let stop = AtomicBool::new(false);
+        let stop = Stop::never();
         let mut solver = ThreatSolver::new(Side::Black, &stop);
         let (line, kind) = solver.solve(&game).expect("a VCF exists");
         assert_eq!(kind, Kind::Vcf);
@@ -473,11 +460,11 @@ mod tests {
     fn root_moves_keep_only_defences_against_a_vcf() {
         // The first puzzle's position with White to move: Black threatens a VCF.
         let game = position(15, FIRST_PUZZLE.0, FIRST_PUZZLE.1, Side::White);
-        let stop = AtomicBool::new(false);
+        let stop = Stop::never();
         let mut all = Vec::new();
-        crate::search::SearchGame::search_moves(&game, &mut all);
+        crate::game::roles::Evaluate::search_moves(&game, &mut all);
         let mut kept = Vec::new();
-        crate::search::SearchGame::root_moves(&game, &mut kept, &stop);
+        crate::game::roles::Evaluate::root_moves(&game, &mut kept, &stop);
         assert!(
             !kept.is_empty() && kept.len() < all.len(),
             "{} of {}",
@@ -502,7 +489,7 @@ mod tests {
     #[test]
     fn no_win_from_nothing() {
         let game = position(15, &["h8"], &["h9"], Side::Black);
-        let stop = AtomicBool::new(false);
+        let stop = Stop::never();
         assert!(ThreatSolver::new(Side::Black, &stop).solve(&game).is_none());
     }
 
@@ -514,7 +501,7 @@ mod tests {
             &["a1", "a3", "o15", "o13"],
             Side::Black,
         );
-        let stop = AtomicBool::new(false);
+        let stop = Stop::never();
         let (line, _) = ThreatSolver::new(Side::Black, &stop)
             .solve(&game)
             .expect("win");

@@ -5,13 +5,13 @@
 //! better and the same search serves both rules. Works on bare bitboards, without the
 //! `Game` trait, and allocates nothing while searching.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use super::Rule;
 use super::bitboard::{ADJACENT, Squares, flips, legal_moves, neighbours, square_bit};
 use super::eval::evaluate_discs;
 use super::stability::stable_discs;
 use super::symmetry::{distinct_moves, stabilizer};
+use crate::memory::{Zeroable, zeroed_table};
+use crate::stop::Stop;
 
 /// Below this many empties no transposition table is used.
 const TABLE_MIN_EMPTIES: u32 = 9;
@@ -60,6 +60,23 @@ struct Entry {
     empties: u8,
 }
 
+/// Two entries in one cache line: a probe reads one line.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Bucket([Entry; 2]);
+
+// SAFETY: integers only; all zero is an empty entry (`empties` 0).
+unsafe impl Zeroable for Bucket {}
+
+/// What a solve has proven so far: `lower <= score <= upper`, and a move that reaches
+/// `lower` when `best` is set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub lower: i32,
+    pub upper: i32,
+    pub best: Option<usize>,
+}
+
 /// The result of a solve: the exact margin (from the side to move) and a best move
 /// (`None` when the side to move must pass or the game is over).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,9 +86,10 @@ pub struct Solution {
 }
 
 pub struct Solver {
-    table: Vec<Entry>,
-    mask: usize,
+    table: Vec<Bucket>,
     pub nodes: u64,
+    /// What the last `solve` proved, kept when it was stopped.
+    progress: Progress,
     board: u64,
     squares: i32,
     size: usize,
@@ -84,13 +102,24 @@ pub struct Solver {
 }
 
 impl Solver {
-    /// `table_bits`: log2 of the number of table entries (24 bytes each).
-    pub fn new(table_bits: u32) -> Solver {
-        let entries = 1usize << table_bits;
-        Solver {
-            table: vec![Entry::default(); entries],
-            mask: entries - 1,
+    /// A solver whose table takes `bytes` (64 per bucket of two entries, at least one
+    /// bucket).
+    pub fn new(bytes: usize) -> Solver {
+        Solver::try_new(bytes).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Like `new`, but an error instead of an abort when the memory cannot be had.
+    pub fn try_new(bytes: usize) -> Result<Solver, String> {
+        let buckets = bytes / std::mem::size_of::<Bucket>();
+        let table = zeroed_table(buckets, "the endgame table")?;
+        Ok(Solver {
+            table,
             nodes: 0,
+            progress: Progress {
+                lower: -64,
+                upper: 64,
+                best: None,
+            },
             board: !0,
             squares: 64,
             size: 8,
@@ -100,7 +129,17 @@ impl Solver {
             order: OrderWeights::of(8, Rule::Normal),
             misere: false,
             rule: Rule::Normal,
-        }
+        })
+    }
+
+    /// The table's size in bytes.
+    pub fn table_bytes(&self) -> usize {
+        self.table.len() * std::mem::size_of::<Bucket>()
+    }
+
+    /// What the last solve proved, even if it was stopped.
+    pub fn progress(&self) -> Progress {
+        self.progress
     }
 
     /// Looks for mirror-image moves in every position, not only near the start.
@@ -110,7 +149,7 @@ impl Solver {
     }
 
     pub fn clear(&mut self) {
-        self.table.fill(Entry::default());
+        self.table.fill(Bucket::default());
     }
 
     /// Solves the position exactly, or returns `None` once `stop` is raised.
@@ -120,10 +159,33 @@ impl Solver {
         opponent: u64,
         board: u64,
         rule: Rule,
-        stop: &AtomicBool,
+        stop: &Stop,
     ) -> Option<Solution> {
+        let squares = board.count_ones() as i32;
+        self.progress = Progress {
+            lower: -squares,
+            upper: squares,
+            best: None,
+        };
         // Win, loss or draw first: the cheapest question, and the first answer to have.
         let wld = self.solve_window(player, opponent, board, rule, -1, 1, stop)?;
+        self.progress = match wld.score {
+            0 => Progress {
+                lower: 0,
+                upper: 0,
+                best: wld.best,
+            },
+            score if score > 0 => Progress {
+                lower: score,
+                upper: squares,
+                best: wld.best,
+            },
+            score => Progress {
+                lower: -squares,
+                upper: score,
+                best: None,
+            },
+        };
         log::debug!(
             "solve window -1..1: {} after {} nodes",
             wld.score,
@@ -134,9 +196,9 @@ impl Solver {
         }
         // Then narrow the margin with null-window probes; each reuses the table.
         let (mut low, mut high) = if wld.score > 0 {
-            (wld.score, 64)
+            (wld.score, squares)
         } else {
-            (-64, wld.score)
+            (-squares, wld.score)
         };
         let mut best = if wld.score > 0 { wld.best } else { None };
         while low < high {
@@ -153,11 +215,17 @@ impl Solver {
             } else {
                 high = bound.score;
             }
+            self.progress = Progress {
+                lower: low,
+                upper: high,
+                best,
+            };
         }
         if best.is_none() && legal_moves(player, opponent, board) != 0 {
             // Every move reaches the worst score: any legal move is best.
             best = Squares(legal_moves(player, opponent, board)).next();
         }
+        self.progress.best = best;
         Some(Solution { score: low, best })
     }
 
@@ -170,7 +238,7 @@ impl Solver {
         board: u64,
         rule: Rule,
         length: usize,
-        stop: &AtomicBool,
+        stop: &Stop,
     ) -> Option<(i32, Vec<Option<usize>>)> {
         let root = self.solve(player, opponent, board, rule, stop)?;
         let (mut player, mut opponent, mut score) = (player, opponent, root.score);
@@ -211,7 +279,7 @@ impl Solver {
         rule: Rule,
         alpha: i32,
         beta: i32,
-        stop: &AtomicBool,
+        stop: &Stop,
     ) -> Option<Solution> {
         let misere = rule == Rule::Misere;
         if board != self.board || misere != self.misere {
@@ -251,13 +319,14 @@ impl Solver {
             ^ opponent.wrapping_mul(0xc2b2_ae3d_27d4_eb4f))
         .rotate_left(29)
         .wrapping_mul(0x1656_67b1_9e37_79f9);
-        (key >> 20) as usize & self.mask & !1
+        ((key as u128 * self.table.len() as u128) >> 64) as usize
     }
 
-    /// The entry of this position in the two-entry bucket at `slot`, if any.
+    /// The entry of this position in the bucket at `slot`, if any.
     #[inline]
     fn probe(&self, slot: usize, player: u64, opponent: u64) -> Option<Entry> {
-        self.table[slot..slot + 2]
+        self.table[slot]
+            .0
             .iter()
             .find(|entry| {
                 entry.player == player && entry.opponent == opponent && entry.empties != 0
@@ -269,7 +338,7 @@ impl Solver {
     /// (less work lost), the second on a tie so that deep entries stay.
     #[inline]
     fn store(&mut self, slot: usize, entry: Entry) {
-        let bucket = &mut self.table[slot..slot + 2];
+        let bucket = &mut self.table[slot].0;
         let index = if bucket[0].player == entry.player && bucket[0].opponent == entry.opponent {
             0
         } else if bucket[1].player == entry.player && bucket[1].opponent == entry.opponent {
@@ -352,7 +421,7 @@ fn quadrants(size: usize) -> [u64; 4] {
 
 struct Context<'a> {
     solver: &'a mut Solver,
-    stop: &'a AtomicBool,
+    stop: &'a Stop,
     stopped: bool,
 }
 
@@ -444,7 +513,7 @@ impl Context<'_> {
             return self.search_few(player, opponent, alpha, beta, empties);
         }
         self.solver.nodes += 1;
-        if self.solver.nodes & 0xffff == 0 && self.stop.load(Ordering::Relaxed) {
+        if self.solver.nodes & 0xffff == 0 && self.stop.check(self.solver.nodes) {
             self.stopped = true;
         }
         if self.stopped {
@@ -793,8 +862,8 @@ mod tests {
     /// Playing the proven line to the end reaches exactly the solved margin.
     #[test]
     fn solved_lines_reach_the_solved_score() {
-        let stop = AtomicBool::new(false);
-        let mut solver = Solver::new(14);
+        let stop = Stop::never();
+        let mut solver = Solver::new(1 << 20);
         for (size, rule) in [(8, Rule::Normal), (6, Rule::Misere), (8, Rule::Misere)] {
             for seed in 0..20 {
                 let mut game = random_position(size, rule, 10, seed);
@@ -853,12 +922,14 @@ mod tests {
     #[test]
     fn the_4x4_game_is_solved_from_the_start() {
         // Symmetric moves are searched once near the start: the value must not change.
-        let stop = AtomicBool::new(false);
+        let stop = Stop::never();
         for rule in [Rule::Normal, Rule::Misere] {
             let game = Othello::new(4, rule).unwrap();
             let (p, o, board) = (game.player(), game.opponent(), game.board());
             let expected = minimax_bits(p, o, board, rule == Rule::Misere);
-            let solution = Solver::new(12).solve(p, o, board, rule, &stop).unwrap();
+            let solution = Solver::new(1 << 20)
+                .solve(p, o, board, rule, &stop)
+                .unwrap();
             assert_eq!(solution.score, expected, "{rule:?}");
         }
     }
@@ -866,7 +937,7 @@ mod tests {
     #[test]
     fn searching_one_of_each_mirror_pair_keeps_the_value() {
         use super::super::symmetry::{Symmetry, stabilizer};
-        let stop = AtomicBool::new(false);
+        let stop = Stop::never();
         let mut checked = 0;
         for (size, rule) in [(6, Rule::Normal), (6, Rule::Misere), (8, Rule::Normal)] {
             for seed in 0..40 {
@@ -881,7 +952,7 @@ mod tests {
                     continue;
                 }
                 let expected = minimax_bits(player, opponent, board, rule == Rule::Misere);
-                let mut solver = Solver::new(14);
+                let mut solver = Solver::new(1 << 20);
                 solver.check_symmetry_everywhere();
                 let solution = solver.solve(player, opponent, board, rule, &stop).unwrap();
                 assert_eq!(solution.score, expected, "{size} {rule:?} seed {seed}");
@@ -893,8 +964,8 @@ mod tests {
 
     #[test]
     fn solver_equals_minimax_on_random_positions() {
-        let stop = AtomicBool::new(false);
-        let mut solver = Solver::new(16);
+        let stop = Stop::never();
+        let mut solver = Solver::new(1 << 20);
         for (size, empties, count) in [(6, 10, 30), (8, 9, 30), (8, 11, 6), (4, 8, 30)] {
             for rule in [Rule::Normal, Rule::Misere] {
                 for seed in 0..count {

@@ -353,6 +353,12 @@ impl Game for Othello {
         )
     }
 
+    fn cells(&self) -> String {
+        let mut text = self.to_board_string();
+        text.truncate(self.size() * self.size());
+        text
+    }
+
     fn set_board(&mut self, cells: &str, side: Side) -> Result<(), GameError> {
         let size = self.size();
         let count = cells.chars().count();

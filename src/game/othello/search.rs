@@ -1,34 +1,22 @@
-//! What the generic search needs from Othello: evaluation, final scores, move ordering
-//! and the exact endgame solver.
-
-use std::sync::atomic::AtomicBool;
+//! Othello's roles for the engine: evaluation, final scores, move ordering and the exact
+//! endgame solver.
 
 use super::bitboard::{flips, legal_moves, square_bit};
 use super::endgame::{Solver, final_margin};
 use super::{Othello, Rule, eval};
+use crate::game::roles::{Evaluate, Proof, Score, ScoreValue, Scoring, Solve};
 use crate::game::{Game, Move};
-use crate::search::{Exact, Score, SearchGame};
+use crate::stop::Stop;
 
 /// Centi-discs per disc.
 pub const DISC: Score = 100;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
-/// log2 of the endgame table's entries (24 bytes each) for a solve with this many
-/// empties: small solves must not pay for clearing a big table, which no stop can cut,
-/// and the longest (minutes or more) get 400 MB.
-fn solver_table_bits(empties: u32) -> u32 {
-    match empties {
-        0..=19 => (empties + 2).max(10),
-        20..=25 => 22,
-        _ => 24,
-    }
-}
-
 /// Moves of the proven best line an exact solve reports.
 const PV_LENGTH: usize = 12;
 
-impl SearchGame for Othello {
+impl Evaluate for Othello {
     fn evaluate(&self) -> Score {
         eval::evaluate(self)
     }
@@ -61,27 +49,76 @@ impl SearchGame for Othello {
         );
         8 * (bit & CORNERS != 0) as i32 - replies.count_ones() as i32
     }
+}
+
+fn square_move(square: Option<usize>) -> Move {
+    square.map_or(Move::PASS, |square| Move::new(square as u16))
+}
+
+impl Solve for Othello {
+    type SolverTable = Solver;
+
+    fn solver_table(&self, bytes: usize) -> Result<Solver, String> {
+        Solver::try_new(bytes)
+    }
+
+    fn clear_solver_table(table: &mut Solver) {
+        table.clear();
+    }
+
+    fn has_exact_solver(&self) -> bool {
+        true
+    }
 
     fn exact_size(&self) -> Option<u32> {
         Some(self.empties().count_ones())
     }
 
-    fn solve_exact(&self, stop: &AtomicBool) -> Option<Exact> {
-        let empties = self.empties().count_ones();
-        let mut solver = Solver::new(solver_table_bits(empties));
+    fn solve_exact(&self, solver: &mut Solver, stop: &Stop) -> Option<Proof> {
         let (player, opponent, board) = (self.player(), self.opponent(), self.board());
-        let (score, line) =
-            solver.solve_line(player, opponent, board, self.rule(), PV_LENGTH, stop)?;
-        let pv: Vec<Move> = line
-            .iter()
-            .map(|square| square.map_or(Move::PASS, |square| Move::new(square as u16)))
-            .collect();
-        debug_assert!(self.is_legal(pv[0]));
-        Some(Exact {
-            score: DISC * score,
-            pv,
-            nodes: solver.nodes,
-        })
+        solver.nodes = 0;
+        match solver.solve_line(player, opponent, board, self.rule(), PV_LENGTH, stop) {
+            Some((score, line)) => {
+                let pv: Vec<Move> = line.into_iter().map(square_move).collect();
+                debug_assert!(self.is_legal(pv[0]));
+                Some(Proof::exact(DISC * score, pv, solver.nodes))
+            }
+            None => {
+                let progress = solver.progress();
+                let squares = board.count_ones() as i32;
+                if progress.lower == -squares && progress.upper == squares {
+                    return None;
+                }
+                let pv = match progress.best {
+                    Some(square) => vec![Move::new(square as u16)],
+                    None if legal_moves(player, opponent, board) == 0
+                        && progress.lower > -squares =>
+                    {
+                        vec![Move::PASS]
+                    }
+                    None => Vec::new(),
+                };
+                Some(Proof {
+                    lower: DISC * progress.lower,
+                    upper: DISC * progress.upper,
+                    pv,
+                    nodes: solver.nodes,
+                })
+            }
+        }
+    }
+}
+
+impl Scoring for Othello {
+    fn score_value(&self, score: Score, exact: bool) -> ScoreValue {
+        if exact {
+            ScoreValue::Margin(score / DISC)
+        } else {
+            ScoreValue::Eval {
+                value: score,
+                per_unit: DISC,
+            }
+        }
     }
 
     fn match_score(&self) -> i32 {
@@ -99,13 +136,5 @@ impl SearchGame for Othello {
 
     fn forfeit_score(&self) -> i32 {
         (self.size() * self.size()) as i32
-    }
-
-    fn format_score(&self, score: Score) -> String {
-        format!("{:+.2}", score as f64 / DISC as f64)
-    }
-
-    fn format_exact_score(&self, score: Score) -> String {
-        format!("{:+}", score / DISC)
     }
 }

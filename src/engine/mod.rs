@@ -1,0 +1,463 @@
+//! The engine core: one game's lifecycle behind every front end.
+//!
+//! [`Engine`] owns the game and its history, the searcher that persists across moves
+//! (tables, killers, history), the running job and its stop, the clock's move overhead
+//! and the memory budget. Front ends (`protocol::native`, `protocol::gomocup`,
+//! `cli::play`) only parse, call the core and format; they all run on the one reader and
+//! event loop in [`events`].
+
+pub mod events;
+pub mod job;
+mod session;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::{Duration, Instant};
+
+use rand::rngs::StdRng;
+use rand::{RngCore, SeedableRng};
+
+use self::events::Event;
+use self::job::{JobKind, Outcome, Running};
+use self::session::{Session, Task, new_session};
+use crate::game::roles::{Proof, ScoreValue};
+use crate::game::variant::Variant;
+use crate::game::{Move, Side};
+use crate::limits::Limits;
+use crate::players::PlayerKind;
+use crate::search::SearchResult;
+use crate::search::time::{DEFAULT_MOVE_OVERHEAD, TimeManager};
+use crate::stop::Stop;
+
+/// Default memory for all of the engine's tables, MiB.
+pub const DEFAULT_HASH_MB: usize = 128;
+/// The largest memory budget accepted, MiB.
+pub const MAX_HASH_MB: usize = 1 << 20;
+/// The largest move overhead accepted.
+pub const MAX_MOVE_OVERHEAD: Duration = Duration::from_secs(10);
+
+/// How an engine starts (the command line mirrors `set`).
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub variant: Variant,
+    pub player: PlayerKind,
+    /// `None` seeds from the system's entropy.
+    pub seed: Option<u64>,
+    /// Memory for all tables, MiB.
+    pub hash_mb: usize,
+    /// Kept back from every move for pipes and scheduling.
+    pub move_overhead: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            variant: Variant::default(),
+            player: PlayerKind::default(),
+            seed: None,
+            hash_mb: DEFAULT_HASH_MB,
+            move_overhead: DEFAULT_MOVE_OVERHEAD,
+        }
+    }
+}
+
+/// How a job ended, as the core hands it to the front end.
+#[derive(Debug)]
+pub enum Finished {
+    /// `go`: the move was played.
+    Played {
+        mv: Move,
+        name: String,
+        result: Option<SearchResult>,
+    },
+    /// A hint: the move the engine would play (not played).
+    Hinted {
+        mv: Move,
+        name: String,
+        result: Option<SearchResult>,
+    },
+    /// A solve's proof (exact, or a bound when stopped) and its line's names; `threat`
+    /// when it came from the threat solver (a forced win) rather than an exact solve.
+    Solved {
+        proof: Proof,
+        line: Vec<String>,
+        threat: bool,
+    },
+    /// A solve that proved nothing: stopped, or no forced win exists within reach.
+    Unsolved { stopped: bool },
+    Counted {
+        leaves: Option<u64>,
+        elapsed: Duration,
+    },
+    /// The job panicked (or chose an illegal move); nothing was played.
+    Failed { kind: JobKind, message: String },
+}
+
+pub struct Engine {
+    session: Box<dyn Session>,
+    player: PlayerKind,
+    /// Fixed search depth for `go` (`set level`), 0 for none.
+    level: u32,
+    move_overhead: Duration,
+    rng: StdRng,
+    events: Sender<Event>,
+    job: Option<Running>,
+}
+
+impl Engine {
+    /// A core and the receiving end of its event channel (for [`events::run`]).
+    pub fn new(settings: &Settings) -> Result<(Engine, Receiver<Event>), String> {
+        check_hash(settings.hash_mb)?;
+        let (events, receiver) = mpsc::channel();
+        let engine = Engine {
+            session: new_session(settings.variant, settings.hash_mb)?,
+            player: settings.player,
+            level: 0,
+            move_overhead: settings.move_overhead.min(MAX_MOVE_OVERHEAD),
+            rng: settings
+                .seed
+                .map_or_else(StdRng::from_os_rng, StdRng::seed_from_u64),
+            events,
+            job: None,
+        };
+        Ok((engine, receiver))
+    }
+
+    /// A sender onto the event channel (the reader's).
+    pub fn events(&self) -> Sender<Event> {
+        self.events.clone()
+    }
+
+    // The game.
+
+    pub fn variant(&self) -> Variant {
+        self.session.variant()
+    }
+
+    /// A new game: `None` restarts the current variant (keeping its tables' size).
+    pub fn new_game(&mut self, variant: Option<Variant>) -> Result<(), String> {
+        self.ensure_idle()?;
+        match variant {
+            Some(variant) if variant != self.session.variant() => {
+                let megabytes = self.session.megabytes();
+                self.session = new_session(variant, megabytes)?;
+            }
+            _ => self.session.restart(),
+        }
+        Ok(())
+    }
+
+    pub fn set_board(&mut self, cells: &str, side: Side) -> Result<(), String> {
+        self.ensure_idle()?;
+        self.session.set_board(cells, side)
+    }
+
+    /// Plays a move given as text for the side to move; returns its name.
+    pub fn play(&mut self, text: &str) -> Result<String, String> {
+        self.ensure_idle()?;
+        let mv = self.session.legal_move(text)?;
+        self.session.play(mv)
+    }
+
+    /// Parses a move name (syntax and board bounds, not legality).
+    pub fn parse_move(&self, text: &str) -> Result<Move, String> {
+        self.session.parse_move(text)
+    }
+
+    /// Plays a legal move for the side to move; returns its name.
+    pub fn play_move(&mut self, mv: Move) -> Result<String, String> {
+        self.ensure_idle()?;
+        self.session.play(mv)
+    }
+
+    /// Takes back the last move; returns its name.
+    pub fn undo(&mut self) -> Result<String, String> {
+        self.ensure_idle()?;
+        let mv = self.session.undo()?;
+        Ok(self.session.move_name(mv))
+    }
+
+    pub fn history(&self) -> Vec<Move> {
+        self.session.history()
+    }
+
+    pub fn legal_moves(&self) -> Vec<Move> {
+        self.session.legal_moves()
+    }
+
+    pub fn move_name(&self, mv: Move) -> String {
+        self.session.move_name(mv)
+    }
+
+    /// The names of a line of moves from the current position (a report's PV).
+    pub fn line_names(&self, line: &[Move]) -> Vec<String> {
+        self.session.line_names(line)
+    }
+
+    /// The field index (row * size + column) of a point; `None` for a pass.
+    pub fn field_index(&self, mv: Move) -> Option<usize> {
+        self.session.field_index(mv)
+    }
+
+    pub fn size(&self) -> usize {
+        self.session.size()
+    }
+
+    pub fn side_to_move(&self) -> Side {
+        self.session.side_to_move()
+    }
+
+    pub fn outcome(&self) -> Option<crate::game::Outcome> {
+        self.session.outcome()
+    }
+
+    /// `playing <side> [details]` or `over <winner|draw> <details>`.
+    pub fn status(&self) -> String {
+        self.session.status()
+    }
+
+    pub fn show(&self) -> String {
+        self.session.show()
+    }
+
+    /// The board row by row (`X`, `O`, `-`), as `set_board` reads it.
+    pub fn cells(&self) -> String {
+        self.session.cells()
+    }
+
+    pub fn score_value(&self, score: i32, exact: bool) -> ScoreValue {
+        self.session.score_value(score, exact)
+    }
+
+    // Options.
+
+    pub fn player(&self) -> PlayerKind {
+        self.player
+    }
+
+    pub fn set_player(&mut self, player: PlayerKind) {
+        self.player = player;
+    }
+
+    pub fn set_level(&mut self, level: u32) {
+        self.level = level;
+    }
+
+    pub fn set_seed(&mut self, seed: u64) {
+        self.rng = StdRng::seed_from_u64(seed);
+    }
+
+    pub fn move_overhead(&self) -> Duration {
+        self.move_overhead
+    }
+
+    pub fn set_move_overhead(&mut self, overhead: Duration) -> Result<(), String> {
+        if overhead > MAX_MOVE_OVERHEAD {
+            return Err(format!(
+                "move overhead {} ms is above {} ms",
+                overhead.as_millis(),
+                MAX_MOVE_OVERHEAD.as_millis()
+            ));
+        }
+        self.move_overhead = overhead;
+        Ok(())
+    }
+
+    /// The memory budget of all tables, MiB.
+    pub fn hash_mb(&self) -> usize {
+        self.session.megabytes()
+    }
+
+    /// Resizes every table to share `megabytes` MiB; a size the machine cannot provide
+    /// is refused and the old tables stay.
+    pub fn set_hash(&mut self, megabytes: usize) -> Result<(), String> {
+        self.ensure_idle()?;
+        check_hash(megabytes)?;
+        if megabytes != self.session.megabytes() {
+            self.session.set_memory(megabytes)?;
+        }
+        Ok(())
+    }
+
+    /// Empties every table (and touches all of their memory).
+    pub fn clear_hash(&mut self) -> Result<(), String> {
+        self.ensure_idle()?;
+        self.session.clear_tables();
+        Ok(())
+    }
+
+    // Jobs.
+
+    pub fn is_busy(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Raises the running job's stop; it answers soon with what it has.
+    pub fn stop(&self) {
+        if let Some(job) = &self.job {
+            job.stop.raise();
+        }
+    }
+
+    /// When the loop must stop the running job itself, if it has not answered by then.
+    pub fn backstop_deadline(&self) -> Option<Instant> {
+        self.job.as_ref().and_then(|job| job.backstop)
+    }
+
+    pub(crate) fn stop_overrun(&mut self) {
+        if let Some(job) = self.job.as_mut() {
+            job.stop.raise();
+            job.backstop = None;
+        }
+    }
+
+    /// Starts choosing a move for the side to move within `limits` (the raw clock),
+    /// counting from `started` (when the command arrived); the move is played when the
+    /// job ends. `play` false gives a hint instead.
+    pub fn go(&mut self, limits: Limits, started: Instant, play: bool) -> Result<(), String> {
+        self.ensure_idle()?;
+        self.check_playable(if play { "go" } else { "hint" })?;
+        let mut limits = limits;
+        if self.level > 0 {
+            limits.depth.get_or_insert(self.level);
+        }
+        let moves_left = self.session.moves_left();
+        let time = TimeManager::new(&limits, moves_left, self.move_overhead, started);
+        let stop = self
+            .new_stop()
+            .with_deadline(time.hard_deadline())
+            .with_node_limit(limits.nodes.unwrap_or(u64::MAX));
+        let task = Task::Choose {
+            limits,
+            time,
+            player: self.player,
+            seed: self.rng.next_u64(),
+        };
+        let kind = if play { JobKind::Go } else { JobKind::Hint };
+        self.start(kind, task, stop)
+    }
+
+    /// Starts an exact solve (or, where the game has none that fits, a search for a
+    /// forced win by threats), within `limit` if given.
+    pub fn solve(&mut self, limit: Option<Duration>) -> Result<(), String> {
+        self.ensure_idle()?;
+        self.check_playable("solve")?;
+        if !self.session.can_solve() {
+            return Err(format!(
+                "solve: no solver for {} here",
+                self.session.variant()
+            ));
+        }
+        let stop = self
+            .new_stop()
+            .with_deadline(limit.map(|limit| Instant::now() + limit));
+        self.start(JobKind::Solve, Task::Solve, stop)
+    }
+
+    /// Starts counting the leaves of the game tree at `depth`.
+    pub fn perft(&mut self, depth: u32) -> Result<(), String> {
+        self.ensure_idle()?;
+        let stop = self.new_stop();
+        self.start(JobKind::Perft, Task::Perft(depth), stop)
+    }
+
+    /// Turns a job's outcome into what the front end answers; plays a `go` move.
+    pub fn finish(&mut self, outcome: Outcome) -> Finished {
+        let Some(job) = self.job.take() else {
+            return Finished::Failed {
+                kind: JobKind::Go,
+                message: "internal error: no job was running".to_string(),
+            };
+        };
+        match outcome {
+            Outcome::Chose { mv, result } if job.kind == JobKind::Go => {
+                match self.session.play(mv) {
+                    Ok(name) => Finished::Played { mv, name, result },
+                    Err(error) => Finished::Failed {
+                        kind: job.kind,
+                        message: format!("internal error: the player chose an {error}"),
+                    },
+                }
+            }
+            Outcome::Chose { mv, result } => {
+                if self.session.legal_moves().contains(&mv) {
+                    let name = self.session.move_name(mv);
+                    Finished::Hinted { mv, name, result }
+                } else {
+                    Finished::Failed {
+                        kind: job.kind,
+                        message: "internal error: the player chose an illegal move".to_string(),
+                    }
+                }
+            }
+            Outcome::Solved(Some(proof)) if !proof.pv.is_empty() || proof.is_exact() => {
+                let line = self.session.line_names(&proof.pv);
+                let threat = !self.session.exact_solvable();
+                Finished::Solved {
+                    proof,
+                    line,
+                    threat,
+                }
+            }
+            Outcome::Solved(_) => Finished::Unsolved {
+                stopped: job.stop.is_raised()
+                    || job.stop.deadline().is_some_and(|d| Instant::now() >= d),
+            },
+            Outcome::Counted { leaves, elapsed } => Finished::Counted { leaves, elapsed },
+            Outcome::Failed(message) => {
+                log::error!("{} failed: {message}", job.kind.name());
+                Finished::Failed {
+                    kind: job.kind,
+                    message: format!("internal error: {} failed ({message})", job.kind.name()),
+                }
+            }
+        }
+    }
+
+    /// Plays a legal move without searching (an arena's answer when a job failed).
+    pub fn play_fallback(&mut self) -> Result<String, String> {
+        self.ensure_idle()?;
+        let mv = self.session.fallback_move().ok_or("no legal move")?;
+        self.session.play(mv)
+    }
+
+    fn ensure_idle(&self) -> Result<(), String> {
+        match &self.job {
+            Some(job) => Err(format!("busy: {} is running", job.kind.name())),
+            None => Ok(()),
+        }
+    }
+
+    /// Refuses to search a finished game or a position without a legal move.
+    fn check_playable(&self, what: &str) -> Result<(), String> {
+        if self.session.outcome().is_some() {
+            return Err(format!("{what}: the game is over"));
+        }
+        if self.session.legal_moves().is_empty() {
+            return Err(format!(
+                "{what}: {} has no legal move here",
+                self.session.side_to_move()
+            ));
+        }
+        Ok(())
+    }
+
+    fn new_stop(&self) -> Stop {
+        Stop::new(Arc::new(AtomicBool::new(false)))
+    }
+
+    fn start(&mut self, kind: JobKind, task: Task, stop: Stop) -> Result<(), String> {
+        self.session
+            .start(task, stop.clone(), self.events.clone())?;
+        self.job = Some(Running::new(kind, stop));
+        Ok(())
+    }
+}
+
+fn check_hash(megabytes: usize) -> Result<(), String> {
+    if !(1..=MAX_HASH_MB).contains(&megabytes) {
+        return Err(format!("hash {megabytes} MiB is outside 1..={MAX_HASH_MB}"));
+    }
+    Ok(())
+}

@@ -1,0 +1,339 @@
+//! The typed game behind the core: position, history and the searcher that persists
+//! across moves, behind an object-safe facade so the core does not know the game type.
+
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use super::events::Event;
+use super::job::{self, Outcome};
+use crate::game::perft::perft_interruptible;
+use crate::game::roles::{ScoreValue, SearchGame};
+use crate::game::variant::{GameVisitor, Variant};
+use crate::game::{Move, Side};
+use crate::limits::Limits;
+use crate::players::PlayerKind;
+use crate::search::Searcher;
+use crate::search::time::TimeManager;
+use crate::stop::Stop;
+
+/// A job for the session to start.
+pub(super) enum Task {
+    /// Choose a move (the core plays it for `go`, not for a hint).
+    Choose {
+        limits: Limits,
+        time: TimeManager,
+        player: PlayerKind,
+        seed: u64,
+    },
+    Solve,
+    Perft(u32),
+}
+
+pub(super) trait Session: Send {
+    fn variant(&self) -> Variant;
+    fn megabytes(&self) -> usize;
+    /// Resizes the tables to `megabytes` MiB; on error the old ones stay.
+    fn set_memory(&mut self, megabytes: usize) -> Result<(), String>;
+    fn clear_tables(&mut self);
+    /// Back to the start position, with empty tables.
+    fn restart(&mut self);
+    fn parse_move(&self, text: &str) -> Result<Move, String>;
+    /// Parses a move name and checks that it is legal now.
+    fn legal_move(&self, text: &str) -> Result<Move, String>;
+    /// Plays a legal move and returns its name.
+    fn play(&mut self, mv: Move) -> Result<String, String>;
+    fn undo(&mut self) -> Result<Move, String>;
+    fn history(&self) -> Vec<Move>;
+    fn legal_moves(&self) -> Vec<Move>;
+    fn move_name(&self, mv: Move) -> String;
+    /// The names of a line of moves from the current position.
+    fn line_names(&self, line: &[Move]) -> Vec<String>;
+    fn field_index(&self, mv: Move) -> Option<usize>;
+    fn size(&self) -> usize;
+    fn side_to_move(&self) -> Side;
+    fn outcome(&self) -> Option<crate::game::Outcome>;
+    fn status(&self) -> String;
+    fn show(&self) -> String;
+    fn cells(&self) -> String;
+    fn set_board(&mut self, cells: &str, side: Side) -> Result<(), String>;
+    fn score_value(&self, score: i32, exact: bool) -> ScoreValue;
+    /// The game's estimate of the side to move's remaining moves (for the clock).
+    fn moves_left(&self) -> u32;
+    /// Whether the position has an exact solver or a threat solver.
+    fn can_solve(&self) -> bool;
+    /// Whether the exact solver (not the threat solver) takes this position.
+    fn exact_solvable(&self) -> bool;
+    /// The first move the search would consider: a legal answer when a job failed.
+    fn fallback_move(&self) -> Option<Move>;
+    fn start(&mut self, task: Task, stop: Stop, events: Sender<Event>) -> Result<(), String>;
+}
+
+/// A new session for `variant` with tables of `megabytes` MiB.
+pub(super) fn new_session(variant: Variant, megabytes: usize) -> Result<Box<dyn Session>, String> {
+    struct Build(Variant, usize);
+    impl GameVisitor for Build {
+        type Output = Result<Box<dyn Session>, String>;
+        fn visit<G: SearchGame>(self, game: G) -> Self::Output {
+            let searcher = Searcher::new(&game, self.1)?;
+            Ok(Box::new(GameSession {
+                variant: self.0,
+                start: game.clone(),
+                game,
+                history: Vec::new(),
+                searcher: Arc::new(Mutex::new(searcher)),
+            }))
+        }
+    }
+    variant.visit(Build(variant, megabytes))
+}
+
+struct GameSession<G: SearchGame> {
+    variant: Variant,
+    start: G,
+    game: G,
+    history: Vec<(Move, G::Undo)>,
+    /// Locked by the running job; poisoned if a job panicked, then rebuilt.
+    searcher: Arc<Mutex<Searcher<G>>>,
+}
+
+impl<G: SearchGame> GameSession<G> {
+    /// A searcher in working order: one a panicking job left behind is replaced.
+    fn healthy_searcher(&mut self) -> Result<(), String> {
+        if self.searcher.is_poisoned() {
+            let megabytes = self
+                .searcher
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .megabytes();
+            self.searcher = Arc::new(Mutex::new(Searcher::new(&self.game, megabytes)?));
+        }
+        Ok(())
+    }
+
+    fn locked(&self) -> std::sync::MutexGuard<'_, Searcher<G>> {
+        self.searcher.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl<G: SearchGame> Session for GameSession<G> {
+    fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    fn megabytes(&self) -> usize {
+        self.locked().megabytes()
+    }
+
+    fn set_memory(&mut self, megabytes: usize) -> Result<(), String> {
+        // The old tables go first, so that the new ones never have to fit beside them.
+        let old = self.locked().megabytes();
+        *self.searcher.lock().unwrap_or_else(|e| e.into_inner()) =
+            Searcher::new(&self.game, 1).expect("one MiB");
+        match Searcher::new(&self.game, megabytes) {
+            Ok(searcher) => {
+                self.searcher = Arc::new(Mutex::new(searcher));
+                Ok(())
+            }
+            Err(error) => {
+                self.searcher = Arc::new(Mutex::new(Searcher::new(&self.game, old)?));
+                Err(error)
+            }
+        }
+    }
+
+    fn clear_tables(&mut self) {
+        let _ = self.healthy_searcher();
+        self.locked().clear();
+    }
+
+    fn restart(&mut self) {
+        self.game = self.start.clone();
+        self.history.clear();
+        self.clear_tables();
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, String> {
+        self.game.parse_move(text).map_err(|e| e.to_string())
+    }
+
+    fn legal_move(&self, text: &str) -> Result<Move, String> {
+        let mv = self.game.parse_move(text).map_err(|e| e.to_string())?;
+        let name = self.game.format_move(mv);
+        if self.game.outcome().is_some() {
+            return Err(format!("illegal move {name}: the game is over"));
+        }
+        if self.game.is_legal(mv) {
+            return Ok(mv);
+        }
+        let side = self.game.side_to_move();
+        Err(if mv.is_pass() {
+            format!("illegal move pass: {side} has a legal move")
+        } else {
+            format!("illegal move {name} for {side}")
+        })
+    }
+
+    fn play(&mut self, mv: Move) -> Result<String, String> {
+        let name = self.game.format_move(mv);
+        if self.game.outcome().is_some() || !self.game.is_legal(mv) {
+            return Err(format!("illegal move {name}"));
+        }
+        let undo = self.game.make(mv);
+        self.history.push((mv, undo));
+        Ok(name)
+    }
+
+    fn undo(&mut self) -> Result<Move, String> {
+        let (mv, undo) = self.history.pop().ok_or("no move to undo")?;
+        self.game.unmake(mv, undo);
+        Ok(mv)
+    }
+
+    fn history(&self) -> Vec<Move> {
+        self.history.iter().map(|&(mv, _)| mv).collect()
+    }
+
+    fn legal_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.game.generate_moves(&mut moves);
+        moves
+    }
+
+    fn move_name(&self, mv: Move) -> String {
+        self.game.format_move(mv)
+    }
+
+    fn line_names(&self, line: &[Move]) -> Vec<String> {
+        let mut position = self.game.clone();
+        let mut names = Vec::with_capacity(line.len());
+        for &mv in line {
+            if position.outcome().is_some() || !position.is_legal(mv) {
+                break;
+            }
+            names.push(position.format_move(mv));
+            position.make(mv);
+        }
+        names
+    }
+
+    fn field_index(&self, mv: Move) -> Option<usize> {
+        self.game.field_index(mv)
+    }
+
+    fn size(&self) -> usize {
+        self.game.size()
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.game.side_to_move()
+    }
+
+    fn outcome(&self) -> Option<crate::game::Outcome> {
+        self.game.outcome()
+    }
+
+    fn status(&self) -> String {
+        match self.game.outcome() {
+            None => {
+                let details = self.game.playing_details();
+                if details.is_empty() {
+                    format!("playing {}", self.game.side_to_move())
+                } else {
+                    format!("playing {} {details}", self.game.side_to_move())
+                }
+            }
+            Some(outcome) => {
+                let winner = outcome.winner.map_or("draw", Side::name);
+                format!("over {winner} {}", self.game.status_details())
+            }
+        }
+    }
+
+    fn show(&self) -> String {
+        self.game.diagram()
+    }
+
+    fn cells(&self) -> String {
+        self.game.cells()
+    }
+
+    fn set_board(&mut self, cells: &str, side: Side) -> Result<(), String> {
+        let mut game = self.game.clone();
+        game.set_board(cells, side).map_err(|e| e.to_string())?;
+        self.game = game;
+        self.history.clear();
+        Ok(())
+    }
+
+    fn score_value(&self, score: i32, exact: bool) -> ScoreValue {
+        self.game.score_value(score, exact)
+    }
+
+    fn moves_left(&self) -> u32 {
+        self.game.moves_left()
+    }
+
+    fn can_solve(&self) -> bool {
+        self.game.exact_size().is_some() || self.game.has_threat_solver()
+    }
+
+    fn exact_solvable(&self) -> bool {
+        self.game.exact_size().is_some()
+    }
+
+    fn fallback_move(&self) -> Option<Move> {
+        let mut moves = Vec::new();
+        self.game.search_moves(&mut moves);
+        if moves.is_empty() {
+            self.game.generate_moves(&mut moves);
+        }
+        moves.into_iter().find(|&mv| self.game.is_legal(mv))
+    }
+
+    fn start(&mut self, task: Task, stop: Stop, events: Sender<Event>) -> Result<(), String> {
+        self.healthy_searcher()?;
+        let game = self.game.clone();
+        let searcher = Arc::clone(&self.searcher);
+        job::spawn(events, move |events| match task {
+            Task::Choose {
+                limits,
+                time,
+                player,
+                seed,
+            } => match player.baseline::<G>(seed) {
+                Some(mut baseline) => Outcome::Chose {
+                    mv: baseline.choose(&game),
+                    result: None,
+                },
+                None => {
+                    let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
+                    let result = searcher.think(&game, &limits, &time, &stop, &mut |report| {
+                        let _ = events.send(Event::Report(report));
+                    });
+                    Outcome::Chose {
+                        mv: result.best,
+                        result: Some(result),
+                    }
+                }
+            },
+            Task::Solve => {
+                let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
+                let proof = searcher.solve(&game, &stop, &mut |report| {
+                    let _ = events.send(Event::Report(report));
+                });
+                Outcome::Solved(proof)
+            }
+            Task::Perft(depth) => {
+                let start = Instant::now();
+                let mut game = game;
+                let leaves = perft_interruptible(&mut game, depth, &stop);
+                Outcome::Counted {
+                    leaves,
+                    elapsed: start.elapsed(),
+                }
+            }
+        });
+        Ok(())
+    }
+}

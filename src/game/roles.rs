@@ -1,0 +1,187 @@
+//! What the search, the solvers and the harness need from a game beyond its rules, as
+//! narrow roles beside [`Game`]: evaluation and move ordering ([`Evaluate`]), exact and
+//! threat solvers ([`Solve`]), and how results are scored and shown ([`Scoring`]).
+//! The search depends on these; nothing here depends on the search.
+
+use super::{Game, Move, Side};
+use crate::stop::Stop;
+
+/// Scores are in the game's units (Othello: centi-discs), from the side to move's view.
+pub type Score = i32;
+
+/// Above every evaluation: marks an unset score.
+pub const INFINITY: Score = 1_000_000;
+
+/// A won game, from the winner's view; a win found `n` plies ahead scores `WIN - n`.
+pub const WIN: Score = 500_000;
+/// Scores at least this far out are wins or losses at a known distance.
+pub const WIN_BOUND: Score = WIN - 10_000;
+
+/// A win or loss score seen from `ply` plies higher up keeps its distance from the root.
+#[inline]
+pub fn win_from_node(score: Score, ply: usize) -> Score {
+    if score >= WIN_BOUND {
+        score - ply as Score
+    } else if score <= -WIN_BOUND {
+        score + ply as Score
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`win_from_node`], for scores stored in a table.
+#[inline]
+pub fn win_to_node(score: Score, ply: usize) -> Score {
+    if score >= WIN_BOUND {
+        score + ply as Score
+    } else if score <= -WIN_BOUND {
+        score - ply as Score
+    } else {
+        score
+    }
+}
+
+/// What a solver proved: `lower <= score <= upper` for the side to move. When `pv` is
+/// not empty its first move reaches at least `lower` and, when the proof is exact, the
+/// whole line is proven best.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proof {
+    pub lower: Score,
+    pub upper: Score,
+    pub pv: Vec<Move>,
+    pub nodes: u64,
+}
+
+impl Proof {
+    /// An exact result with its proven line (never empty).
+    pub fn exact(score: Score, pv: Vec<Move>, nodes: u64) -> Proof {
+        debug_assert!(!pv.is_empty());
+        Proof {
+            lower: score,
+            upper: score,
+            pv,
+            nodes,
+        }
+    }
+
+    pub fn is_exact(&self) -> bool {
+        self.lower == self.upper
+    }
+
+    /// The proven move, if the proof names one.
+    pub fn best(&self) -> Option<Move> {
+        self.pv.first().copied()
+    }
+}
+
+/// A score as a front end shows it, independent of any protocol's spelling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreValue {
+    /// A heuristic evaluation: `value / per_unit` of the game's unit (Othello: discs,
+    /// `per_unit` 100); `per_unit` 1 for games whose evaluation has no natural unit.
+    Eval { value: i32, per_unit: i32 },
+    /// An exact final margin in the game's unit (Othello: discs); 0 is a draw.
+    Margin(i32),
+    /// A forced win for the side to move in this many plies.
+    Win(u32),
+    /// A forced loss in this many plies.
+    Loss(u32),
+    /// A proven draw, in games without a margin.
+    Draw,
+}
+
+impl ScoreValue {
+    /// A win or loss score at a known distance, for games scored by [`WIN`].
+    pub fn from_win_distance(score: Score) -> Option<ScoreValue> {
+        if score >= WIN_BOUND {
+            Some(ScoreValue::Win((WIN - score) as u32))
+        } else if score <= -WIN_BOUND {
+            Some(ScoreValue::Loss((WIN + score) as u32))
+        } else {
+            None
+        }
+    }
+}
+
+/// Evaluation and move selection for the alpha-beta search.
+pub trait Evaluate: Game {
+    /// Static evaluation of an unfinished position.
+    fn evaluate(&self) -> Score;
+    /// Exact score of a finished game (same units as `evaluate`).
+    fn final_score(&self) -> Score;
+    /// How many moves the side to move may still have to make, for the time manager.
+    fn moves_left(&self) -> u32;
+    /// The moves worth searching: a non-empty subset of the legal moves while the game
+    /// goes on (Gomoku: points near stones, or only the answers to a threat).
+    fn search_moves(&self, moves: &mut Vec<Move>) {
+        self.generate_moves(moves)
+    }
+    /// The moves worth searching at the root, where more time may go into choosing
+    /// them (Gomoku: only the moves that stop an opponent's forced win, when it has one).
+    fn root_moves(&self, moves: &mut Vec<Move>, _stop: &Stop) {
+        self.search_moves(moves)
+    }
+    /// Cheap ordering key for a legal move: higher is searched first.
+    fn order_key(&self, _mv: Move) -> i32 {
+        0
+    }
+}
+
+/// Exact and threat solvers, with the table an exact solver keeps between solves.
+pub trait Solve: Game {
+    /// What an exact solver keeps from one solve to the next (its table).
+    type SolverTable: Send + 'static;
+    /// A solver table of at most `bytes` bytes; an error when the memory cannot be had.
+    fn solver_table(&self, bytes: usize) -> Result<Self::SolverTable, String>;
+    /// Empties the table (`clear hash`), touching all of its memory.
+    fn clear_solver_table(table: &mut Self::SolverTable);
+    /// Whether this game and board size has an exact solver at all (the memory budget
+    /// gives it a share only then).
+    fn has_exact_solver(&self) -> bool {
+        false
+    }
+    /// How hard an exact solve of this position is (Othello: empty squares), or `None`
+    /// when this position is beyond the exact solver.
+    fn exact_size(&self) -> Option<u32> {
+        None
+    }
+    /// Solves exactly, or once `stop` comes, returns what is proven by then (`None`:
+    /// nothing).
+    fn solve_exact(&self, _table: &mut Self::SolverTable, _stop: &Stop) -> Option<Proof> {
+        None
+    }
+    /// Whether [`Solve::threat_win`] looks for forced wins.
+    fn has_threat_solver(&self) -> bool {
+        false
+    }
+    /// A forced win for the side to move by a threat-space search (Gomoku: continuous
+    /// fours, then threes and fours), or `None` when none is found before `stop`.
+    fn threat_win(&self, _stop: &Stop) -> Option<Proof> {
+        None
+    }
+}
+
+/// How results are scored and shown.
+pub trait Scoring: Game {
+    /// A search score (from the side to move's view) as a front end shows it; `exact`
+    /// when a solver proved it.
+    fn score_value(&self, score: Score, exact: bool) -> ScoreValue;
+    /// A finished game's result from Black's view for match tables (Othello: the disc
+    /// margin with empty squares to the winner, -64..64).
+    fn match_score(&self) -> i32 {
+        match self.outcome().and_then(|outcome| outcome.winner) {
+            Some(Side::Black) => 1,
+            Some(Side::White) => -1,
+            None => 0,
+        }
+    }
+    /// Black's `match_score` when White forfeits (Othello: every square, 64 on 8x8).
+    fn forfeit_score(&self) -> i32 {
+        1
+    }
+}
+
+/// Every role: what the engine core needs to play a game.
+pub trait SearchGame: Evaluate + Solve + Scoring {}
+
+impl<G: Evaluate + Solve + Scoring> SearchGame for G {}

@@ -1,0 +1,300 @@
+//! The native protocol as a front end of the engine core: one reply per command, in
+//! command order; `go`, `solve` and `perft` run as jobs, so `stop` and `quit` act at once.
+
+use std::io::{BufRead, Write};
+use std::time::Instant;
+
+use super::command::{Command, ParseError, Request, parse_line, parse_millis, parse_number, quote};
+use super::input::InputLine;
+use crate::engine::events::{self, Arrival, Flow, Frontend};
+use crate::engine::{Engine, Finished, MAX_HASH_MB, Settings};
+use crate::game::variant::Variant;
+use crate::search::report::{Report, report_fields, score_text};
+
+/// Longest accepted input line; longer ones are skipped and answered with `?`.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+const MAX_LEVEL: u64 = 60;
+
+/// Runs the protocol until `quit` or the end of input.
+pub fn run(
+    input: impl BufRead + Send + 'static,
+    output: impl Write + Send + 'static,
+    settings: Settings,
+) {
+    let mut native = Native {
+        out: Box::new(output),
+        job_id: None,
+        quitting: false,
+    };
+    match Engine::new(&settings) {
+        Ok((mut engine, receiver)) => {
+            events::run(input, MAX_LINE_BYTES, &mut engine, receiver, &mut native)
+        }
+        Err(error) => native.reply(None, Err(error)),
+    }
+}
+
+struct Native {
+    out: Box<dyn Write + Send>,
+    /// The id of the command whose job is running.
+    job_id: Option<u64>,
+    quitting: bool,
+}
+
+impl Native {
+    /// Writes and flushes; a closed output is not the engine's concern.
+    fn write(&mut self, text: &str) {
+        let _ = self.out.write_all(text.as_bytes());
+        let _ = self.out.flush();
+    }
+
+    fn reply(&mut self, id: Option<u64>, result: Result<String, String>) {
+        let id = id.map(|id| id.to_string()).unwrap_or_default();
+        let text = match result {
+            Ok(text) if text.is_empty() => format!("={id}\n\n"),
+            Ok(text) => format!("={id} {text}\n\n"),
+            Err(message) => format!("?{id} {message}\n\n"),
+        };
+        self.write(&text);
+    }
+
+    /// Starts a job, or answers at once if it cannot start.
+    fn start(&mut self, id: Option<u64>, started: Result<(), String>, engine: &Engine) {
+        match started {
+            Ok(()) => {
+                self.job_id = id;
+                if self.quitting {
+                    engine.stop();
+                }
+            }
+            Err(error) => self.reply(id, Err(error)),
+        }
+    }
+
+    fn new_game(
+        engine: &mut Engine,
+        game: Option<String>,
+        options: &[(String, String)],
+    ) -> Result<String, String> {
+        let variant = match game {
+            None => None,
+            Some(name) => Some(
+                Variant::parse(
+                    &name,
+                    options
+                        .iter()
+                        .map(|(key, value)| (key.as_str(), value.as_str())),
+                )
+                .map_err(|e| e.to_string())?,
+            ),
+        };
+        engine.new_game(variant).map(|()| String::new())
+    }
+
+    fn set(engine: &mut Engine, name: &str, value: &str) -> Result<String, String> {
+        match name {
+            "player" => engine.set_player(value.parse()?),
+            "seed" => engine.set_seed(parse_number(value, "set seed")?),
+            "hash" => {
+                let megabytes = parse_number(value, "set hash")?;
+                if !(1..=MAX_HASH_MB as u64).contains(&megabytes) {
+                    return Err(format!(
+                        "set hash: {megabytes} MiB is outside 1..={MAX_HASH_MB}"
+                    ));
+                }
+                engine
+                    .set_hash(megabytes as usize)
+                    .map_err(|e| format!("set hash: {e}"))?;
+            }
+            "level" => {
+                let level = parse_number(value, "set level")?;
+                if level > MAX_LEVEL {
+                    return Err(format!("set level: {level} is outside 0..={MAX_LEVEL}"));
+                }
+                engine.set_level(level as u32);
+            }
+            "overhead" => {
+                let overhead = parse_millis(value, "set overhead")?;
+                engine
+                    .set_move_overhead(overhead)
+                    .map_err(|e| format!("set overhead: {e}"))?;
+            }
+            _ => {
+                return Err(format!(
+                    "unknown option {}: expected player, seed, hash, level or overhead",
+                    quote(name)
+                ));
+            }
+        }
+        Ok(String::new())
+    }
+}
+
+impl Frontend for Native {
+    type Item = Result<Request, ParseError>;
+
+    fn arrive(
+        &mut self,
+        engine: &mut Engine,
+        line: InputLine,
+        _at: Instant,
+    ) -> Arrival<Self::Item> {
+        let pending = match line {
+            InputLine::Text(text) => match parse_line(&text) {
+                Ok(None) => return Arrival::Handled,
+                Ok(Some(request)) => Ok(request),
+                Err(error) => Err(error),
+            },
+            InputLine::TooLong(bytes) => Err(ParseError {
+                id: None,
+                message: format!("line too long ({bytes} bytes; the limit is {MAX_LINE_BYTES})"),
+            }),
+            InputLine::NotUtf8 => Err(ParseError {
+                id: None,
+                message: "line is not valid UTF-8 text".to_string(),
+            }),
+        };
+        if let Ok(request) = &pending {
+            match request.command {
+                Command::Stop => engine.stop(),
+                Command::Quit => {
+                    self.quitting = true;
+                    engine.stop();
+                }
+                _ => {}
+            }
+        }
+        Arrival::Queue(pending)
+    }
+
+    fn handle(&mut self, engine: &mut Engine, item: Self::Item) -> Flow {
+        let Request { id, command } = match item {
+            Ok(request) => request,
+            Err(error) => {
+                self.reply(error.id, Err(error.message));
+                return Flow::Continue;
+            }
+        };
+        let result = match command {
+            Command::Quit => {
+                self.reply(id, Ok(String::new()));
+                return Flow::Exit;
+            }
+            Command::NewGame { game, options } => Native::new_game(engine, game, &options),
+            Command::SetBoard { cells, side } => {
+                engine.set_board(&cells, side).map(|()| String::new())
+            }
+            Command::Move(text) => engine.play(&text).map(|_| String::new()),
+            Command::Undo => engine.undo(),
+            Command::Moves => {
+                let names: Vec<String> = engine
+                    .legal_moves()
+                    .into_iter()
+                    .map(|mv| engine.move_name(mv))
+                    .collect();
+                Ok(names.join(" "))
+            }
+            Command::Status => Ok(engine.status()),
+            Command::Show => Ok(engine.show()),
+            Command::Perft(depth) => {
+                let started = engine.perft(depth);
+                self.start(id, started, engine);
+                return Flow::Continue;
+            }
+            Command::Go(limits) => {
+                let started = engine.go(limits, Instant::now(), true);
+                self.start(id, started, engine);
+                return Flow::Continue;
+            }
+            Command::Solve(limit) => {
+                let started = engine.solve(limit);
+                self.start(id, started, engine);
+                return Flow::Continue;
+            }
+            Command::ClearHash => engine.clear_hash().map(|()| String::new()),
+            Command::Stop => Ok(String::new()),
+            Command::Set { name, value } => Native::set(engine, &name, &value),
+            Command::Ping(text) => {
+                Ok(text.map_or("pong".to_string(), |text| format!("pong {text}")))
+            }
+            Command::Help => Ok(HELP.trim_end().to_string()),
+        };
+        self.reply(id, result);
+        Flow::Continue
+    }
+
+    fn report(&mut self, engine: &Engine, report: Report) {
+        for fields in report_fields(&report, |line| engine.line_names(line)) {
+            self.write(&format!("info {fields}\n"));
+        }
+    }
+
+    fn finished(&mut self, engine: &mut Engine, finished: Finished) -> Flow {
+        let id = self.job_id.take();
+        let reply = match finished {
+            Finished::Played { name, .. } | Finished::Hinted { name, .. } => Ok(name),
+            Finished::Solved {
+                proof,
+                line,
+                threat,
+            } if proof.is_exact() => {
+                let best = line.first().cloned().unwrap_or_else(|| "pass".to_string());
+                let score = score_text(engine.score_value(proof.lower, true));
+                if threat {
+                    Ok(format!("{best} {score} line {}", line.join(" ")))
+                } else {
+                    Ok(format!("{best} {score}"))
+                }
+            }
+            Finished::Solved { proof, line, .. } => Err(format!(
+                "solve stopped before it finished (proven so far: {} reaches at least {})",
+                line.first().map_or("the best move", String::as_str),
+                score_text(engine.score_value(proof.lower, true))
+            )),
+            Finished::Unsolved { stopped: true } => {
+                Err("solve stopped before it finished".to_string())
+            }
+            Finished::Unsolved { stopped: false } => Ok("none".to_string()),
+            Finished::Counted {
+                leaves: Some(leaves),
+                elapsed,
+            } => {
+                log::info!("perft: {leaves} leaves in {:.3} s", elapsed.as_secs_f64());
+                Ok(leaves.to_string())
+            }
+            Finished::Counted { leaves: None, .. } => {
+                Err("perft stopped before it finished".to_string())
+            }
+            Finished::Failed { message, .. } => Err(message),
+        };
+        self.reply(id, reply);
+        Flow::Continue
+    }
+}
+
+const HELP: &str = "\
+commands (see protocol.md):
+  newgame [othello|reversi] [size=4|6|8] [rule=normal|misere]
+  newgame gomoku [size=N] [rule=freestyle|exact] [opening=center|free]
+  newgame pente [size=N] [opening=center|tournament|free]
+  newgame tictactoe [size=N] [k=K]
+  setboard <cells> <side>     cells row by row: X x * black, O o white, - . empty
+  move <m>                    d3, D3, 3,2 (0-based column,row) or pass
+  undo                        take back the last move
+  moves                       legal moves in field order
+  status                      playing <side> | over <winner|draw> <details>
+  show                        board diagram
+  perft <depth>               leaf count
+  go [time <ms>] [inc <ms>] [movestogo <n>] [movetime <ms>] [depth <n>] [nodes <n>]
+  stop                        end a running go, solve or perft now
+  solve [movetime <ms>]       exact result and best move, or a forced win by threats
+  set player search|random|greedy
+  set seed <n>
+  set hash <MiB>              memory for all tables (default 128)
+  set level <n>               fixed search depth for go, 0 = none
+  set overhead <ms>           time kept back per move for pipes (default 30)
+  clear hash
+  ping [text]
+  help
+  quit
+";
