@@ -249,8 +249,59 @@ mod tests {
             ("tictactoe", &[("size", "3"), ("k", "4")]),
             ("tictactoe", &[("size", "2")]),
             ("tictactoe", &[("size", "99999999999999999999")]),
+            ("pente", &[("size", "5"), ("opening", "tournament")]),
         ] {
             assert!(parse(name, options).is_err(), "{name} {options:?}");
         }
+    }
+
+    /// No variant reaches a position where the side to move has no legal move (not even
+    /// a pass) while the game goes on: such positions are refused when the variant is.
+    #[test]
+    fn every_variant_always_has_a_move_or_an_outcome() {
+        use crate::game::Game;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        let mut checked = 0;
+        for name in ["othello", "gomoku", "pente", "tictactoe"] {
+            for size in 3..=9 {
+                for (key, value) in [
+                    ("opening", "center"),
+                    ("opening", "free"),
+                    ("opening", "tournament"),
+                    ("rule", "exact"),
+                    ("rule", "misere"),
+                    ("k", "3"),
+                ] {
+                    let size = size.to_string();
+                    let Ok(variant) =
+                        Variant::parse(name, [("size", size.as_str()), (key, value)])
+                    else {
+                        continue;
+                    };
+                    struct Playouts<'a>(&'a mut rand::rngs::StdRng);
+                    impl GameVisitor for Playouts<'_> {
+                        type Output = ();
+                        fn visit<G: SearchGame>(self, start: G) {
+                            let mut moves = Vec::new();
+                            for _ in 0..10 {
+                                let mut game = start.clone();
+                                loop {
+                                    game.generate_moves(&mut moves);
+                                    if moves.is_empty() {
+                                        assert!(game.outcome().is_some(), "{}", game.diagram());
+                                        break;
+                                    }
+                                    game.make(moves[self.0.random_range(0..moves.len())]);
+                                }
+                            }
+                        }
+                    }
+                    variant.visit(Playouts(&mut rng));
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 30, "{checked}");
     }
 }

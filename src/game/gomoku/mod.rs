@@ -135,6 +135,14 @@ impl Config {
         if self.opening == Opening::Tournament && self.family != Family::Pente {
             return Err(GameError("opening=tournament is a pente rule".to_string()));
         }
+        // Black's second stone must go 3 points from the centre: a 5x5 board has none,
+        // and Black could neither move nor pass.
+        if self.opening == Opening::Tournament && self.size < 7 {
+            return Err(GameError(format!(
+                "opening=tournament needs a board of at least 7x7 (Black's second stone goes 3 points from the centre), not {}x{}",
+                self.size, self.size
+            )));
+        }
         Ok(())
     }
 
