@@ -1,5 +1,10 @@
 //! The transposition table: buckets of four entries, one cache line each, lock-free
 //! (each entry stores `key ^ data` beside `data`, so a torn write reads as a miss).
+//!
+//! Geometry: a slot is two `u64`s (16 bytes), a bucket four slots aligned to 64 bytes,
+//! so it is exactly one cache line. A table of N MiB holds N * 16384 buckets, any count
+//! rather than a power of two, and a key picks its bucket by the high half of
+//! `key * buckets` (128-bit product); the slot keeps the whole key to verify a hit.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -22,7 +27,7 @@ pub struct TtEntry {
     pub bound: Bound,
 }
 
-const BUCKET: usize = 4;
+const SLOTS: usize = 4;
 
 #[derive(Default)]
 struct Slot {
@@ -30,33 +35,56 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// Four slots filling one cache line, so a probe touches a single line.
+#[derive(Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    slots: [Slot; SLOTS],
+}
+
+const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
+const _: () = assert!(BUCKET_BYTES == 64 && std::mem::align_of::<Bucket>() == 64);
+
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
-    buckets: usize,
+    buckets: Vec<Bucket>,
     age: AtomicU64,
 }
 
 impl TranspositionTable {
+    /// A table of exactly `megabytes` MiB; panics if that cannot be allocated.
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let bytes = megabytes.max(1) << 20;
-        let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).next_power_of_two() / 2;
-        let buckets = buckets.max(1);
-        let mut slots = Vec::with_capacity(buckets * BUCKET);
-        slots.resize_with(buckets * BUCKET, Slot::default);
-        TranspositionTable {
-            slots,
+        TranspositionTable::try_new(megabytes.max(1)).unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// A table of exactly `megabytes` MiB, or an error if the memory cannot be had.
+    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, String> {
+        let error = || format!("cannot allocate {megabytes} MiB for the transposition table");
+        if megabytes == 0 {
+            return Err("the transposition table needs at least 1 MiB".to_string());
+        }
+        let count = megabytes.checked_mul(1 << 20).ok_or_else(error)? / BUCKET_BYTES;
+        // Over-aligned zeroed memory is written by the allocator anyway (no lazy pages),
+        // so plain safe code costs the same.
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(count).map_err(|_| error())?;
+        buckets.resize_with(count, Bucket::default);
+        Ok(TranspositionTable {
             buckets,
             age: AtomicU64::new(0),
-        }
+        })
     }
 
-    /// Like `new`; an error instead of an abort when the memory cannot be had.
-    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, String> {
-        Ok(TranspositionTable::new(megabytes))
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * BUCKET_BYTES
     }
 
+    pub fn megabytes(&self) -> usize {
+        self.bytes() >> 20
+    }
+
+    /// Empties every slot, writing every byte, so the whole table is then resident.
     pub fn clear(&self) {
-        for slot in &self.slots {
+        for slot in self.buckets.iter().flat_map(|bucket| &bucket.slots) {
             slot.check.store(0, Ordering::Relaxed);
             slot.data.store(0, Ordering::Relaxed);
         }
@@ -67,9 +95,13 @@ impl TranspositionTable {
         self.age.fetch_add(1, Ordering::Relaxed);
     }
 
-    fn bucket(&self, key: u64) -> &[Slot] {
-        let index = (key as usize & (self.buckets - 1)) * BUCKET;
-        &self.slots[index..index + BUCKET]
+    /// The high bits of `key` times the bucket count: an even spread over any count.
+    fn index(&self, key: u64) -> usize {
+        ((key as u128 * self.buckets.len() as u128) >> 64) as usize
+    }
+
+    fn bucket(&self, key: u64) -> &[Slot; SLOTS] {
+        &self.buckets[self.index(key)].slots
     }
 
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
@@ -166,11 +198,12 @@ mod tests {
     #[test]
     fn full_buckets_keep_the_deepest() {
         let table = TranspositionTable::new(1);
-        let buckets = table.buckets as u64;
+        // Keys this close share a bucket (each covers 2^64 / 16384 keys).
+        assert!((5..13).all(|key| table.index(key) == table.index(5)));
         for i in 0..8u64 {
             let depth = if i == 0 { 30 } else { i as u8 };
             table.store(
-                5 + i * buckets,
+                5 + i,
                 TtEntry {
                     best: Move::new(0),
                     score: 0,
@@ -180,5 +213,34 @@ mod tests {
             );
         }
         assert_eq!(table.probe(5).map(|e| e.depth), Some(30));
+    }
+
+    #[test]
+    fn sizes_are_exact_and_buckets_aligned() {
+        for megabytes in [1, 3, 64] {
+            let table = TranspositionTable::try_new(megabytes).unwrap();
+            assert_eq!(table.bytes(), megabytes << 20);
+            assert_eq!(table.megabytes(), megabytes);
+            assert_eq!(table.buckets.as_ptr() as usize % 64, 0);
+            // Every bucket is reachable, the last one included.
+            assert_eq!(table.index(0), 0);
+            assert_eq!(table.index(u64::MAX), table.buckets.len() - 1);
+        }
+    }
+
+    #[test]
+    fn impossible_sizes_are_errors() {
+        let error = TranspositionTable::try_new(usize::MAX >> 20).err().unwrap();
+        assert_eq!(
+            error,
+            format!(
+                "cannot allocate {} MiB for the transposition table",
+                usize::MAX >> 20
+            )
+        );
+        assert!(TranspositionTable::try_new(usize::MAX).is_err());
+        assert!(TranspositionTable::try_new(0).is_err());
+        // Larger than any machine's memory, but a valid layout: the allocator says no.
+        assert!(TranspositionTable::try_new(1 << 40).is_err());
     }
 }
