@@ -37,6 +37,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Commands {
+    /// Searches fixed positions of every game to fixed depths and prints nodes, speed and
+    /// the node-count signature.
+    Bench,
     /// Counts the leaves of the game tree at each depth up to --depth.
     Perft {
         #[command(flatten)]
@@ -64,6 +67,9 @@ enum Commands {
         /// Memory for the engine's tables, MiB.
         #[arg(long, default_value_t = DEFAULT_HASH_MB)]
         hash: usize,
+        /// Who plays for the engine: search, random or greedy.
+        #[arg(long, default_value = "search")]
+        player: PlayerKind,
     },
     /// Fits the Othello evaluation weights by least squares and prints them.
     Tune {
@@ -221,6 +227,7 @@ fn main() -> ExitCode {
             .variant()
             .map(|variant| variant.visit(PerftReport { depth: *depth })),
         Some(Commands::Solve { file, hash }) => solve(file, *hash),
+        Some(Commands::Bench) => arbor::cli::bench::run(&mut io::stdout()).map(|_| ()),
         Some(Commands::Gomocup) => {
             protocol::gomocup::run(BufReader::new(io::stdin()), io::stdout());
             Ok(())
@@ -247,7 +254,8 @@ fn main() -> ExitCode {
             level,
             time,
             hash,
-        }) => play(game, color, *level, *time, *hash),
+            player,
+        }) => play(game, color, *level, *time, *hash, *player),
         Some(Commands::Tune {
             rule,
             wthor,
@@ -288,6 +296,7 @@ fn play(
     level: Option<u32>,
     time: f64,
     hash: usize,
+    player: PlayerKind,
 ) -> Result<(), String> {
     use arbor::cli::play::PlaySettings;
     check_hash(hash)?;
@@ -314,6 +323,7 @@ fn play(
             .then(|| std::time::Duration::from_secs_f64(time)),
         depth: level,
         hash_mb: hash,
+        player,
     };
     let variant = game.variant()?;
     arbor::cli::play::play(variant, settings, BufReader::new(io::stdin()), io::stdout())

@@ -329,3 +329,57 @@ fn end_of_input_still_answers_a_running_go() {
         "{replies:?}"
     );
 }
+
+/// Resident memory of a running process, MiB (Linux only).
+fn resident_mib(pid: u32) -> Option<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
+}
+
+#[test]
+fn set_hash_gives_that_much_memory() {
+    if resident_mib(std::process::id()).is_none() {
+        eprintln!("skipped: no /proc/<pid>/status here");
+        return;
+    }
+    for (game, megabytes) in [("othello", 256.0), ("gomoku", 192.0)] {
+        let mut child = spawn(&[]);
+        let mut stdin = child.stdin.take().unwrap();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        writeln!(
+            stdin,
+            "newgame {game}\nset hash {megabytes}\nclear hash\nping"
+        )
+        .unwrap();
+        stdin.flush().unwrap();
+        let mut line = String::new();
+        while !line.starts_with("= pong") {
+            line.clear();
+            assert!(stdout.read_line(&mut line).unwrap() > 0, "engine closed");
+            assert!(!line.starts_with('?'), "{line}");
+        }
+        let rss = resident_mib(child.id()).unwrap();
+        assert!(
+            (rss - megabytes).abs() <= megabytes / 10.0,
+            "{game}: {rss:.1} MiB resident after set hash {megabytes}"
+        );
+        drop(stdin);
+        child.wait().unwrap();
+    }
+}
+
+#[test]
+fn an_impossible_hash_is_refused_and_the_engine_goes_on() {
+    let replies = run(b"set hash 1048576\nset hash 1048577\ngo depth 1\n", 3);
+    assert!(
+        replies[0].starts_with("? set hash: cannot allocate") || replies[0] == "=",
+        "{replies:?}"
+    );
+    assert!(replies[1].contains("outside 1..=1048576"), "{replies:?}");
+    assert!(
+        replies[2].lines().last().unwrap().starts_with("= "),
+        "{replies:?}"
+    );
+}

@@ -1,6 +1,7 @@
 //! Command-line tools beyond the protocol: solving OBF suites and Gomoku puzzles, tuning,
 //! playing at the terminal.
 
+pub mod bench;
 pub mod play;
 pub mod puzzles;
 pub mod solve;

@@ -9,6 +9,7 @@ use crate::engine::{Engine, Finished, Settings};
 use crate::game::Side;
 use crate::game::variant::Variant;
 use crate::limits::Limits;
+use crate::players::PlayerKind;
 use crate::protocol::input::InputLine;
 use crate::search::SearchResult;
 use crate::search::report::{Report, score_text};
@@ -28,6 +29,8 @@ pub struct PlaySettings {
     pub depth: Option<u32>,
     /// Memory for the engine's tables, MiB.
     pub hash_mb: usize,
+    /// Who plays for the engine (the search, or a baseline).
+    pub player: PlayerKind,
 }
 
 /// Plays one game of `variant` at the terminal until it ends, `quit` or the end of input.
@@ -40,6 +43,7 @@ pub fn play(
     let core_settings = Settings {
         variant,
         hash_mb: settings.hash_mb,
+        player: settings.player,
         ..Settings::default()
     };
     let (mut engine, receiver) = Engine::new(&core_settings)?;
@@ -289,6 +293,7 @@ mod tests {
             engine_time: None,
             depth: Some(3),
             hash_mb: 1,
+            player: PlayerKind::Search,
         };
         let variant = Variant::Othello {
             size: 4,
@@ -303,6 +308,33 @@ mod tests {
         assert!(text.contains("legal moves: b1 a2 d3 c4"));
         assert!(text.contains("nothing to undo"));
         assert!(text.contains("arbor (white) plays"));
+        assert!(text.contains("game over: "), "{text}");
+    }
+
+    #[test]
+    fn a_panicking_engine_plays_a_fallback_and_the_game_goes_on() {
+        let script =
+            "a1\nb1\nc1\nd1\na2\nb2\nc2\nd2\na3\nb3\nc3\nd3\na4\nb4\nc4\nd4\npass\n".repeat(3);
+        let output = Capture::default();
+        let settings = PlaySettings {
+            humans: [true, false],
+            engine_time: None,
+            depth: Some(3),
+            hash_mb: 1,
+            player: PlayerKind::Panic,
+        };
+        let variant = Variant::Othello {
+            size: 4,
+            rule: Rule::Normal,
+        };
+        let input = std::io::Cursor::new(script.into_bytes());
+        play(variant, settings, input, output.clone()).unwrap();
+        let text = String::from_utf8(output.0.lock().unwrap().clone()).unwrap();
+        assert!(
+            text.contains("engine error: internal error: go failed (a test panic mid-search)"),
+            "{text}"
+        );
+        assert!(text.contains("(a fallback move)"), "{text}");
         assert!(text.contains("game over: "), "{text}");
     }
 }

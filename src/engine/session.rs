@@ -308,6 +308,10 @@ impl<G: SearchGame> Session for GameSession<G> {
                 },
                 None => {
                     let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
+                    #[cfg(test)]
+                    if player == PlayerKind::Panic {
+                        searcher.panic_at_node = 2;
+                    }
                     let result = searcher.think(&game, &limits, &time, &stop, &mut |report| {
                         let _ = events.send(Event::Report(report));
                     });

@@ -259,7 +259,6 @@ mod tests {
     /// a pass) while the game goes on: such positions are refused when the variant is.
     #[test]
     fn every_variant_always_has_a_move_or_an_outcome() {
-        use crate::game::Game;
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::StdRng::seed_from_u64(3);
         let mut checked = 0;
@@ -274,8 +273,7 @@ mod tests {
                     ("k", "3"),
                 ] {
                     let size = size.to_string();
-                    let Ok(variant) =
-                        Variant::parse(name, [("size", size.as_str()), (key, value)])
+                    let Ok(variant) = Variant::parse(name, [("size", size.as_str()), (key, value)])
                     else {
                         continue;
                     };

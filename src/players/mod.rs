@@ -25,6 +25,9 @@ pub enum PlayerKind {
     Search,
     Random,
     Greedy,
+    /// The search, made to panic mid-search: tests that every front end survives it.
+    #[cfg(test)]
+    Panic,
 }
 
 impl PlayerKind {
@@ -35,6 +38,8 @@ impl PlayerKind {
             PlayerKind::Search => "search",
             PlayerKind::Random => "random",
             PlayerKind::Greedy => "greedy",
+            #[cfg(test)]
+            PlayerKind::Panic => "panic",
         }
     }
 
@@ -43,6 +48,8 @@ impl PlayerKind {
     pub fn baseline<G: SearchGame>(self, seed: u64) -> Option<Box<dyn Baseline<G>>> {
         match self {
             PlayerKind::Search => None,
+            #[cfg(test)]
+            PlayerKind::Panic => None,
             PlayerKind::Random => Some(Box::new(RandomMover::new(seed))),
             PlayerKind::Greedy => Some(Box::new(Greedy::new(seed))),
         }

@@ -17,6 +17,7 @@ use crate::game::gomoku::{Config, MAX_SIZE, MIN_SIZE, Opening};
 use crate::game::variant::Variant;
 use crate::game::{Move, Outcome, Side};
 use crate::limits::Limits;
+use crate::players::PlayerKind;
 use crate::search::report::{Report, report_fields};
 
 /// Longest accepted input line; longer ones are answered with `UNKNOWN`.
@@ -38,9 +39,18 @@ const MAX_ECHO: usize = 80;
 /// Runs the brain until `END` or the end of input (a move being thought about at the end
 /// of input is still played). Protocol lines go to `output`, one per reply, flushed.
 pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'static) {
+    run_with(input, output, PlayerKind::Search);
+}
+
+fn run_with(
+    input: impl BufRead + Send + 'static,
+    output: impl Write + Send + 'static,
+    player: PlayerKind,
+) {
     let mut brain = Brain::new(Box::new(output));
     let settings = Settings {
         variant: Variant::KInRow(Config::gomoku(15, false, Opening::Free)),
+        player,
         move_overhead: MOVE_OVERHEAD,
         ..Settings::default()
     };
@@ -729,17 +739,50 @@ mod tests {
         }
     }
 
-    /// Runs a whole session to the end of input; the replies without `MESSAGE` lines.
-    fn session(input: &str) -> Vec<String> {
+    /// Runs a whole session to the end of input; all the lines written.
+    fn transcript(input: &str, player: PlayerKind) -> Vec<String> {
         let capture = Capture::default();
-        run(Cursor::new(input.to_string().into_bytes()), capture.clone());
+        run_with(
+            Cursor::new(input.to_string().into_bytes()),
+            capture.clone(),
+            player,
+        );
         let bytes = capture.0.lock().unwrap().clone();
         String::from_utf8(bytes)
             .unwrap()
             .lines()
-            .filter(|line| !line.starts_with("MESSAGE"))
             .map(str::to_string)
             .collect()
+    }
+
+    /// The replies of a whole session, without `MESSAGE` lines.
+    fn session(input: &str) -> Vec<String> {
+        transcript(input, PlayerKind::Search)
+            .into_iter()
+            .filter(|line| !line.starts_with("MESSAGE"))
+            .collect()
+    }
+
+    #[test]
+    fn a_panicking_search_still_answers_with_a_legal_move() {
+        let lines = transcript(
+            &format!("START 15\n{FAST}TURN 7,7\nTURN 9,9\nABOUT\n"),
+            PlayerKind::Panic,
+        );
+        let replies: Vec<&String> = lines.iter().filter(|l| !l.starts_with("MESSAGE")).collect();
+        assert_eq!(replies.len(), 4, "{lines:?}");
+        assert_eq!(replies[0], "OK");
+        let first = parse_point(replies[1], 15).unwrap();
+        let second = parse_point(replies[2], 15).unwrap();
+        assert!(
+            first != (7, 7) && second != (9, 9) && first != second,
+            "{lines:?}"
+        );
+        assert!(replies[3].starts_with("name=\"arbor\""));
+        assert!(
+            lines.iter().any(|l| l.contains("a test panic mid-search")),
+            "{lines:?}"
+        );
     }
 
     const FAST: &str = "INFO timeout_turn 100\n";

@@ -298,3 +298,102 @@ commands (see protocol.md):
   help
   quit
 ";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::players::PlayerKind;
+    use std::io::Cursor;
+    use std::sync::{Arc, Mutex};
+
+    #[derive(Clone, Default)]
+    struct Capture(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Capture {
+        fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(data);
+            Ok(data.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// The replies (without `info` lines) of a whole session.
+    fn replies(input: &str, settings: Settings) -> Vec<String> {
+        let capture = Capture::default();
+        run(
+            Cursor::new(input.as_bytes().to_vec()),
+            capture.clone(),
+            settings,
+        );
+        let text = String::from_utf8(capture.0.lock().unwrap().clone()).unwrap();
+        text.split_terminator("\n\n")
+            .map(|reply| {
+                reply
+                    .lines()
+                    .filter(|line| !line.starts_with("info "))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_panicking_search_is_an_error_and_the_engine_goes_on() {
+        let settings = Settings {
+            player: PlayerKind::Panic,
+            hash_mb: 2,
+            ..Settings::default()
+        };
+        let got = replies(
+            "1 go depth 6\n2 ping\n3 moves\nset player search\n4 go depth 2\n5 status\nquit\n",
+            settings,
+        );
+        assert_eq!(got.len(), 7, "{got:?}");
+        assert_eq!(
+            got[0],
+            "?1 internal error: go failed (a test panic mid-search)"
+        );
+        assert_eq!(got[1], "=2 pong");
+        assert_eq!(got[2], "=3 d3 c4 f5 e6", "the failed go played nothing");
+        assert_eq!(got[3], "=");
+        assert!(
+            ["=4 d3", "=4 c4", "=4 f5", "=4 e6"].contains(&got[4].as_str()),
+            "{got:?}"
+        );
+        assert_eq!(got[5], "=5 playing white");
+        assert_eq!(got[6], "=");
+    }
+
+    #[test]
+    fn info_lines_are_the_typed_report() {
+        let capture = Capture::default();
+        let settings = Settings {
+            hash_mb: 2,
+            ..Settings::default()
+        };
+        run(
+            Cursor::new(b"go depth 2\n".to_vec()),
+            capture.clone(),
+            settings,
+        );
+        let text = String::from_utf8(capture.0.lock().unwrap().clone()).unwrap();
+        let infos: Vec<&str> = text.lines().filter(|l| l.starts_with("info ")).collect();
+        assert_eq!(infos.len(), 2, "{text}");
+        for (depth, info) in infos.iter().enumerate() {
+            let words: Vec<&str> = info.split(' ').collect();
+            assert_eq!(words[..3], ["info", "depth", &(depth + 1).to_string()]);
+            assert_eq!(words[3], "score");
+            assert!(
+                words[4].starts_with(['+', '-']) && words[4].contains('.'),
+                "{info}"
+            );
+            assert_eq!(
+                [words[5], words[7], words[9], words[11]],
+                ["nodes", "nps", "time", "pv"]
+            );
+            assert_eq!(words.len(), 12 + depth + 1, "{info}");
+        }
+    }
+}

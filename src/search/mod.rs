@@ -61,6 +61,9 @@ pub struct Searcher<G: SearchGame> {
     root_best: Move,
     /// The moves searched at the root.
     root_moves: Vec<Move>,
+    /// Tests make the search panic at this node.
+    #[cfg(test)]
+    pub(crate) panic_at_node: u64,
 }
 
 impl<G: SearchGame> Searcher<G> {
@@ -83,6 +86,8 @@ impl<G: SearchGame> Searcher<G> {
             keys: Vec::new(),
             root_best: Move::PASS,
             root_moves: Vec::new(),
+            #[cfg(test)]
+            panic_at_node: u64::MAX,
         })
     }
 
@@ -293,6 +298,8 @@ impl<G: SearchGame> Searcher<G> {
         ply: usize,
     ) -> Score {
         self.nodes += 1;
+        #[cfg(test)]
+        assert!(self.nodes != self.panic_at_node, "a test panic mid-search");
         if self.nodes & 1023 == 0 || self.nodes >= self.node_limit {
             self.check_limits();
         }
