@@ -249,3 +249,33 @@ fn interrupt_leaves_no_engine_behind() {
     let _ = harness.wait();
     no_leftover(&format!("{ARBOR} {marker}"));
 }
+
+/// A clock far smaller than its increment (`--tc 0.1+1`): the search never spends more
+/// than the clock holds, so no game is lost on time.
+#[test]
+fn a_tiny_clock_with_a_large_increment_never_forfeits() {
+    let output = Command::new(ARBOR)
+        .args([
+            "match",
+            "--engine",
+            "name=one",
+            &format!("cmd={ARBOR} --hash 4"),
+        ])
+        .args(["--engine", "name=two", &format!("cmd={ARBOR} --hash 4")])
+        .args(["--game", "othello", "--size", "6", "--tc", "0.1+1"])
+        .args(["--random-openings", "2", "--rounds", "1"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{stdout}");
+    let table: Vec<&str> = stdout
+        .lines()
+        .filter(|line| line.starts_with("one ") || line.starts_with("two "))
+        .collect();
+    assert_eq!(table.len(), 2, "{stdout}");
+    for row in table {
+        let columns: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(columns[1], "2", "{stdout}");
+        assert_eq!(&columns[columns.len() - 3..], ["0", "0", "0"], "{stdout}");
+    }
+}
