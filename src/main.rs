@@ -107,7 +107,11 @@ enum Commands {
     },
     /// Speaks the Gomocup (Piskvork) brain protocol on stdin/stdout: freestyle or
     /// exact-five gomoku for tournament managers (see protocol.md).
-    Gomocup,
+    Gomocup {
+        /// Milliseconds kept back from every move for the manager's pipes and timing.
+        #[arg(long, default_value_t = 50)]
+        overhead: u64,
+    },
     /// Solves every position of an OBF file exactly and checks the listed scores.
     Solve {
         /// OBF file: `<64 cells> <side>; MOVE:+score; ...` per line.
@@ -228,9 +232,17 @@ fn main() -> ExitCode {
             .map(|variant| variant.visit(PerftReport { depth: *depth })),
         Some(Commands::Solve { file, hash }) => solve(file, *hash),
         Some(Commands::Bench) => arbor::cli::bench::run(&mut io::stdout()).map(|_| ()),
-        Some(Commands::Gomocup) => {
-            protocol::gomocup::run(BufReader::new(io::stdin()), io::stdout());
-            Ok(())
+        Some(Commands::Gomocup { overhead }) => {
+            let overhead = std::time::Duration::from_millis(*overhead);
+            if overhead > arbor::engine::MAX_MOVE_OVERHEAD {
+                Err(format!(
+                    "--overhead is above {} ms",
+                    arbor::engine::MAX_MOVE_OVERHEAD.as_millis()
+                ))
+            } else {
+                protocol::gomocup::run(BufReader::new(io::stdin()), io::stdout(), overhead);
+                Ok(())
+            }
         }
         Some(Commands::Match(args)) => run_match(args),
         Some(Commands::Puzzles {

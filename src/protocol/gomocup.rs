@@ -26,9 +26,9 @@ const MAX_LINE_BYTES: usize = 1 << 16;
 const DEFAULT_TURN_MS: u64 = 5_000;
 /// `INFO time_left` this large (or larger) means the match has no time limit.
 const UNLIMITED_MS: i64 = i32::MAX as i64;
-/// Kept back from every move: managers time the brain through pipes and process
-/// scheduling, and some count their own latency against it.
-const MOVE_OVERHEAD: Duration = Duration::from_millis(50);
+/// Kept back from every move by default: managers time the brain through pipes and
+/// process scheduling, and some count their own latency against it.
+pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(50);
 /// Search depth for `INFO timeout_turn 0` ("play as fast as possible").
 const FAST_DEPTH: u32 = 2;
 /// The largest table `INFO max_memory` gets, MiB.
@@ -38,20 +38,26 @@ const MAX_ECHO: usize = 80;
 
 /// Runs the brain until `END` or the end of input (a move being thought about at the end
 /// of input is still played). Protocol lines go to `output`, one per reply, flushed.
-pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'static) {
-    run_with(input, output, PlayerKind::Search);
+/// `overhead` is kept back from every move once.
+pub fn run(
+    input: impl BufRead + Send + 'static,
+    output: impl Write + Send + 'static,
+    overhead: Duration,
+) {
+    run_with(input, output, PlayerKind::Search, overhead);
 }
 
 fn run_with(
     input: impl BufRead + Send + 'static,
     output: impl Write + Send + 'static,
     player: PlayerKind,
+    overhead: Duration,
 ) {
     let mut brain = Brain::new(Box::new(output));
     let settings = Settings {
         variant: Variant::KInRow(Config::gomoku(15, false, Opening::Free)),
         player,
-        move_overhead: MOVE_OVERHEAD,
+        move_overhead: overhead,
         ..Settings::default()
     };
     match Engine::new(&settings) {
@@ -746,6 +752,7 @@ mod tests {
             Cursor::new(input.to_string().into_bytes()),
             capture.clone(),
             player,
+            DEFAULT_MOVE_OVERHEAD,
         );
         let bytes = capture.0.lock().unwrap().clone();
         String::from_utf8(bytes)
