@@ -168,11 +168,44 @@ pub fn evaluate_with(weights: &[i16], player: u64, opponent: u64) -> i32 {
     let base = phase(empties) * layout.phase_len;
     let weights = &weights[base..base + layout.phase_len];
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("bmi2") {
-        // SAFETY: the CPU has BMI2, checked just above.
+    if *USE_PEXT {
+        // SAFETY: USE_PEXT is only true on a CPU with BMI2.
         return unsafe { sum_bmi2(layout, weights, player, opponent) };
     }
     sum_portable(layout, weights, player, opponent)
+}
+
+/// Whether to sum with PEXT, decided once: BMI2 present, PEXT not microcoded, and
+/// `ARBOR_NO_PEXT` unset (or "0").
+#[cfg(target_arch = "x86_64")]
+static USE_PEXT: LazyLock<bool> = LazyLock::new(|| {
+    let disabled = std::env::var_os("ARBOR_NO_PEXT").is_some_and(|v| !v.is_empty() && v != "0");
+    if disabled || !std::arch::is_x86_feature_detected!("bmi2") {
+        return false;
+    }
+    use std::arch::x86_64::__cpuid;
+    // SAFETY: every x86-64 CPU has CPUID with leaves 0 and 1. (Newer Rust declares
+    // `__cpuid` safe; the block stays for the older compilers rust-version allows.)
+    #[allow(unused_unsafe)]
+    let (leaf0, leaf1) = unsafe { (__cpuid(0), __cpuid(1)) };
+    let mut vendor = [0u8; 12];
+    for (chunk, word) in vendor.chunks_mut(4).zip([leaf0.ebx, leaf0.edx, leaf0.ecx]) {
+        chunk.copy_from_slice(&word.to_le_bytes());
+    }
+    !pext_is_microcoded(&vendor, leaf1.eax)
+});
+
+/// AMD (and Hygon) cores before Zen 3 (family 0x19) run PEXT in microcode, taking tens
+/// to hundreds of cycles, so the table walk is faster there. `eax` is CPUID leaf 1's.
+#[cfg(target_arch = "x86_64")]
+fn pext_is_microcoded(vendor: &[u8; 12], eax: u32) -> bool {
+    let base = (eax >> 8) & 0xf;
+    let family = if base == 0xf {
+        base + ((eax >> 20) & 0xff)
+    } else {
+        base
+    };
+    matches!(vendor, b"AuthenticAMD" | b"HygonGenuine") && family < 0x19
 }
 
 /// Gathers each instance's discs with PEXT from the board mapped onto its shape.
@@ -337,6 +370,17 @@ mod tests {
                 assert_eq!(fast, sum_portable(layout, weights, p, o));
             }
         }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn pext_is_avoided_where_microcoded() {
+        // CPUID leaf 1 eax of a Zen 2, a Zen 3, a Hygon Dhyana, an Intel and an old AMD.
+        assert!(pext_is_microcoded(b"AuthenticAMD", 0x0087_0f10));
+        assert!(!pext_is_microcoded(b"AuthenticAMD", 0x00a2_0f10));
+        assert!(pext_is_microcoded(b"HygonGenuine", 0x0090_0f02));
+        assert!(!pext_is_microcoded(b"GenuineIntel", 0x0009_06ea));
+        assert!(pext_is_microcoded(b"AuthenticAMD", 0x0000_0662));
     }
 
     /// The evaluation does not depend on the board's orientation.
