@@ -164,15 +164,47 @@ pub fn evaluate(player: u64, opponent: u64) -> i32 {
 #[inline]
 pub fn evaluate_with(weights: &[i16], player: u64, opponent: u64) -> i32 {
     let layout = &*LAYOUT;
-    let empties = 64 - (player | opponent).count_ones();
-    let base = phase(empties) * layout.phase_len;
-    let weights = &weights[base..base + layout.phase_len];
+    let weights = phase_weights(layout, weights, player, opponent);
     #[cfg(target_arch = "x86_64")]
     if *USE_PEXT {
         // SAFETY: USE_PEXT is only true on a CPU with BMI2.
         return unsafe { sum_bmi2(layout, weights, player, opponent) };
     }
     sum_portable(layout, weights, player, opponent)
+}
+
+/// The table of the position's phase.
+#[inline]
+fn phase_weights<'a>(layout: &Layout, weights: &'a [i16], player: u64, opponent: u64) -> &'a [i16] {
+    let empties = 64 - (player | opponent).count_ones();
+    let base = phase(empties) * layout.phase_len;
+    &weights[base..base + layout.phase_len]
+}
+
+/// [`evaluate`] by the portable sum on any CPU, for benchmarks.
+#[doc(hidden)]
+pub fn evaluate_portable(player: u64, opponent: u64) -> i32 {
+    let layout = &*LAYOUT;
+    sum_portable(
+        layout,
+        phase_weights(layout, &WEIGHTS, player, opponent),
+        player,
+        opponent,
+    )
+}
+
+/// [`evaluate`] by PEXT even where it is microcoded, for benchmarks; `None` without BMI2.
+#[doc(hidden)]
+pub fn evaluate_pext(player: u64, opponent: u64) -> Option<i32> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("bmi2") {
+        let layout = &*LAYOUT;
+        let weights = phase_weights(layout, &WEIGHTS, player, opponent);
+        // SAFETY: the CPU has BMI2, checked just above.
+        return Some(unsafe { sum_bmi2(layout, weights, player, opponent) });
+    }
+    let _ = (player, opponent);
+    None
 }
 
 /// Whether to sum with PEXT, decided once: BMI2 present, PEXT not microcoded, and
