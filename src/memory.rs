@@ -10,6 +10,30 @@ use std::alloc::{Layout, alloc_zeroed};
 /// Implementors must be valid when every byte is zero and must not implement `Drop`.
 pub unsafe trait Zeroable: Copy {}
 
+/// Memory the system says it can still give (Linux: `MemAvailable`), MiB; `None` where
+/// it does not say.
+pub fn available_megabytes() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info
+        .lines()
+        .find(|line| line.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib >> 10)
+}
+
+/// Refuses a memory budget of `megabytes` MiB that the system cannot give (counting
+/// `freed` MiB that will be released first), instead of letting the tables fill all
+/// memory and the process be killed.
+pub fn check_available(megabytes: usize, freed: usize) -> Result<(), String> {
+    match available_megabytes() {
+        Some(available) if megabytes > available.saturating_add(freed) => Err(format!(
+            "cannot allocate {megabytes} MiB: the system has {} MiB available",
+            available.saturating_add(freed)
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// `len` zeroed entries (at least one); `what` names the table in the error.
 pub fn zeroed_table<T: Zeroable>(len: usize, what: &str) -> Result<Vec<T>, String> {
     let len = len.max(1);
@@ -53,5 +77,17 @@ mod tests {
         let error = zeroed_table::<Line>(usize::MAX / 64, "a huge table").unwrap_err();
         assert!(error.starts_with("cannot allocate"), "{error}");
         assert!(zeroed_table::<Line>(1 << 44, "a huge table").is_err());
+    }
+
+    #[test]
+    fn budgets_beyond_the_available_memory_are_refused() {
+        let Some(available) = available_megabytes() else {
+            eprintln!("skipped: the system does not say how much memory is available");
+            return;
+        };
+        assert!(check_available(1, 0).is_ok());
+        let error = check_available(available + 1000, 0).unwrap_err();
+        assert!(error.contains("available"), "{error}");
+        assert!(check_available(available + 1000, 2000).is_ok());
     }
 }

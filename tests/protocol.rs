@@ -383,3 +383,16 @@ fn an_impossible_hash_is_refused_and_the_engine_goes_on() {
         "{replies:?}"
     );
 }
+
+/// Lines queued behind a job are bounded: a flood stops the job (here a perft that
+/// would run for hours) instead of filling the memory, and every line is answered.
+#[test]
+fn a_flood_behind_a_job_stops_it_and_everything_is_answered() {
+    let mut script = b"perft 40\n".to_vec();
+    for _ in 0..6000 {
+        script.extend_from_slice(b"ping\n");
+    }
+    let replies = run(&script, 6001);
+    assert_eq!(replies[0], "? perft stopped before it finished");
+    assert!(replies[1..].iter().all(|reply| reply == "= pong"));
+}

@@ -24,6 +24,7 @@ pub fn solve_file(
     out: &mut impl std::io::Write,
 ) -> Result<SuiteReport, String> {
     let stop = Stop::never();
+    crate::memory::check_available(megabytes, 0)?;
     let mut solver = Solver::try_new(megabytes << 20)?;
     let mut report = SuiteReport::default();
     for (number, line) in text.lines().enumerate() {

@@ -26,6 +26,9 @@ pub enum Event {
     Report(Report),
     /// A job's end: what it found, or that it failed.
     Done(super::job::Outcome),
+    /// [`MAX_PENDING_LINES`] lines wait behind a job: it is stopped, so that they (and
+    /// a `stop` among them) get answered.
+    Backlog,
 }
 
 /// Whether the loop goes on.
@@ -72,6 +75,16 @@ struct Credits {
 }
 
 impl Credits {
+    /// Takes a credit if one is free at once.
+    fn try_take(&self) -> bool {
+        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        let taken = *free > 0;
+        if taken {
+            *free -= 1;
+        }
+        taken
+    }
+
     fn take(&self) {
         let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
         while *free == 0 {
@@ -95,7 +108,12 @@ fn spawn_reader(
     thread::spawn(move || {
         let mut buffer = Vec::new();
         loop {
-            credits.take();
+            if !credits.try_take() {
+                if events.send(Event::Backlog).is_err() {
+                    return;
+                }
+                credits.take();
+            }
             match read_line_capped(&mut input, &mut buffer, max_line) {
                 Ok(Some(line)) => {
                     if events.send(Event::Input(line, Instant::now())).is_err() {
@@ -174,6 +192,10 @@ pub fn run<F: Frontend>(
                 }
             },
             Event::EndOfInput => input_open = false,
+            Event::Backlog => {
+                log::warn!("{MAX_PENDING_LINES} lines wait behind a job; stopping it");
+                engine.stop();
+            }
             Event::Report(report) => frontend.report(engine, report),
             Event::Done(outcome) => {
                 let finished = engine.finish(outcome);

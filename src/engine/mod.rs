@@ -25,6 +25,7 @@ use crate::game::roles::{Proof, ScoreValue};
 use crate::game::variant::Variant;
 use crate::game::{Move, Side};
 use crate::limits::Limits;
+use crate::memory;
 use crate::players::PlayerKind;
 use crate::search::SearchResult;
 use crate::search::time::{DEFAULT_MOVE_OVERHEAD, TimeManager};
@@ -109,6 +110,7 @@ impl Engine {
     /// A core and the receiving end of its event channel (for [`events::run`]).
     pub fn new(settings: &Settings) -> Result<(Engine, Receiver<Event>), String> {
         check_hash(settings.hash_mb)?;
+        memory::check_available(settings.hash_mb, 0)?;
         let (events, receiver) = mpsc::channel();
         let engine = Engine {
             session: new_session(settings.variant, settings.hash_mb)?,
@@ -274,7 +276,9 @@ impl Engine {
     pub fn set_hash(&mut self, megabytes: usize) -> Result<(), String> {
         self.ensure_idle()?;
         check_hash(megabytes)?;
-        if megabytes != self.session.megabytes() {
+        let current = self.session.megabytes();
+        if megabytes != current {
+            memory::check_available(megabytes, current)?;
             self.session.set_memory(megabytes)?;
         }
         Ok(())
