@@ -116,8 +116,9 @@ enum Commands {
     Solve {
         /// OBF file: `<64 cells> <side>; MOVE:+score; ...` per line.
         file: std::path::PathBuf,
-        /// Memory for the solver's table, MiB (emptied before each position).
-        #[arg(long, default_value_t = 512)]
+        /// Memory for the engine's tables, MiB (the solver gets three quarters; emptied
+        /// before each position).
+        #[arg(long, default_value_t = 640)]
         hash: usize,
     },
 }

@@ -2,10 +2,11 @@
 
 use std::time::{Duration, Instant};
 
-use crate::game::Game;
-use crate::game::othello::endgame::Solver;
+use crate::engine::{Engine, Finished, Settings};
 use crate::game::othello::obf::parse_obf_line;
-use crate::stop::Stop;
+use crate::game::othello::search::DISC;
+use crate::game::variant::Variant;
+use crate::game::Side;
 
 /// Totals over a file; `mismatches` counts scores that disagree with the file.
 #[derive(Debug, Default)]
@@ -16,16 +17,19 @@ pub struct SuiteReport {
     pub time: Duration,
 }
 
-/// Solves each position with a table of `megabytes` MiB (emptied before each), printing
-/// one line per position and a total line.
+/// Solves each position with the engine core's solve (tables of `megabytes` MiB, emptied
+/// by a new game before each position so that every time stands alone), printing one line
+/// per position and a total line.
 pub fn solve_file(
     text: &str,
     megabytes: usize,
     out: &mut impl std::io::Write,
 ) -> Result<SuiteReport, String> {
-    let stop = Stop::never();
-    crate::memory::check_available(megabytes, 0)?;
-    let mut solver = Solver::try_new(megabytes << 20)?;
+    let settings = Settings {
+        hash_mb: megabytes,
+        ..Settings::default()
+    };
+    let (mut engine, receiver) = Engine::new(&settings)?;
     let mut report = SuiteReport::default();
     for (number, line) in text.lines().enumerate() {
         let Some(position) =
@@ -34,25 +38,26 @@ pub fn solve_file(
             continue;
         };
         let game = &position.game;
-        solver.clear();
-        solver.nodes = 0;
+        let cells = game.to_board_string();
+        let (cells, side) = cells.split_at(64);
+        let side = Side::parse(side.trim()).ok_or("bad side")?;
+        engine.new_game(Some(Variant::default()))?;
+        engine.set_board(cells, side)?;
         let start = Instant::now();
-        let solution = solver
-            .solve(
-                game.player(),
-                game.opponent(),
-                game.board(),
-                game.rule(),
-                &stop,
-            )
-            .expect("nothing stops a suite run");
+        engine.solve(None)?;
+        let finished = engine.wait(&receiver, &mut |_, _| {});
         let time = start.elapsed();
-        let best = solution.best.map_or("pass".to_string(), |square| {
-            game.format_move(crate::game::Move::new(square as u16))
-        });
+        let (score, best, nodes) = match finished {
+            Some(Finished::Solved { proof, line, .. }) if proof.is_exact() => (
+                proof.lower / DISC,
+                line.first().cloned().unwrap_or_else(|| "pass".to_string()),
+                proof.nodes,
+            ),
+            other => return Err(format!("line {}: the solve failed: {other:?}", number + 1)),
+        };
         let expected = position.best_score();
         let verdict = match expected {
-            Some(score) if score == solution.score => {
+            Some(expected) if expected == score => {
                 if position.best_moves().contains(&best) {
                     "ok"
                 } else {
@@ -66,20 +71,18 @@ pub fn solve_file(
             None => "-",
         };
         let expected = expected.map_or("?".to_string(), |score| format!("{score:+}"));
-        let nps = solver.nodes as f64 / time.as_secs_f64().max(1e-9);
+        let nps = nodes as f64 / time.as_secs_f64().max(1e-9);
         writeln!(
             out,
-            "line {:>3}  empties {:>2}  best {best:<4} score {:>+3}  expected {expected:>3}  {verdict:<8} nodes {:>12}  time {:>8.3} s  {:>6.1} Mnodes/s",
+            "line {:>3}  empties {:>2}  best {best:<4} score {score:>+3}  expected {expected:>3}  {verdict:<8} nodes {nodes:>12}  time {:>8.3} s  {:>6.1} Mnodes/s",
             number + 1,
             game.empties().count_ones(),
-            solution.score,
-            solver.nodes,
             time.as_secs_f64(),
             nps / 1e6
         )
         .map_err(|e| e.to_string())?;
         report.positions += 1;
-        report.nodes += solver.nodes;
+        report.nodes += nodes;
         report.time += time;
     }
     writeln!(

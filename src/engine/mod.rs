@@ -28,6 +28,7 @@ use crate::limits::Limits;
 use crate::memory;
 use crate::players::PlayerKind;
 use crate::search::SearchResult;
+use crate::search::report::Report;
 use crate::search::time::{DEFAULT_MOVE_OVERHEAD, TimeManager};
 use crate::stop::Stop;
 
@@ -415,6 +416,24 @@ impl Engine {
                     kind: job.kind,
                     message: format!("internal error: {} failed ({message})", job.kind.name()),
                 }
+            }
+        }
+    }
+
+    /// Waits for the running job to end (for tools that run one job at a time, without
+    /// the event loop); its reports go to `report`. `receiver` is the one `new` gave.
+    pub fn wait(
+        &mut self,
+        receiver: &Receiver<Event>,
+        report: &mut dyn FnMut(&Engine, Report),
+    ) -> Option<Finished> {
+        self.job.as_ref()?;
+        loop {
+            match receiver.recv() {
+                Ok(Event::Report(progress)) => report(self, progress),
+                Ok(Event::Done(outcome)) => return Some(self.finish(outcome)),
+                Ok(_) => {}
+                Err(_) => return None,
             }
         }
     }
