@@ -3,10 +3,10 @@
 use std::time::{Duration, Instant};
 
 use crate::engine::{Engine, Finished, Settings};
+use crate::game::Side;
 use crate::game::othello::obf::parse_obf_line;
 use crate::game::othello::search::DISC;
 use crate::game::variant::Variant;
-use crate::game::Side;
 
 /// Totals over a file; `mismatches` counts scores that disagree with the file.
 #[derive(Debug, Default)]

@@ -162,27 +162,28 @@ impl<G: SearchGame> Searcher<G> {
 
         let mut work = game.clone();
         let mut score = 0;
-        for depth in 1..=max_depth {
-            if depth > 1 && solve && !time.may_deepen_before_solve(depth - 1) {
-                break;
+        let mut depth = 0;
+        // Before a solve, deepen for a share of the time (a move in hand should the solve
+        // not finish); without one, until the clock says no further iteration fits.
+        let mut may_deepen = |depth: u32| {
+            if solve {
+                time.may_deepen_before_solve(depth)
+            } else {
+                time.may_start_iteration()
             }
-            score = self.aspiration(&mut work, depth, score);
-            if self.stopped && depth > 1 {
-                break;
-            }
-            if work.is_legal(self.root_best) {
-                result.best = self.root_best;
-            }
-            result.score = score;
-            result.depth = depth;
-            let pv = self.principal_variation(&work, depth as usize);
-            report(self.report(game, depth, score, Bound::Exact, pv, false));
-            if self.stopped || (!solve && !time.may_start_iteration()) {
-                break;
-            }
-        }
+        };
+        self.deepen(
+            game,
+            &mut work,
+            &mut result,
+            &mut score,
+            &mut depth,
+            max_depth,
+            &mut may_deepen,
+            report,
+        );
         if solve && !self.stopped {
-            let solve_stop = stop.narrowed(None, self.nodes);
+            let solve_stop = stop.narrowed(time.solve_deadline(), self.nodes);
             if let Some(proof) = game.solve_exact(&mut self.solver, &solve_stop) {
                 self.nodes += proof.nodes;
                 if proof.best().is_some() {
@@ -190,9 +191,61 @@ impl<G: SearchGame> Searcher<G> {
                     return self.proven(game, &proof, size, report);
                 }
             }
+            // The solve did not finish: the midgame search goes on with the time left.
+            if !stop.check(self.nodes) {
+                let mut may_deepen = |_| time.may_deepen_after_solve();
+                self.deepen(
+                    game,
+                    &mut work,
+                    &mut result,
+                    &mut score,
+                    &mut depth,
+                    max_depth,
+                    &mut may_deepen,
+                    report,
+                );
+            }
         }
         result.nodes = self.nodes;
         result
+    }
+
+    /// Iterative deepening from `depth + 1` while `may_deepen(depth)` allows and nothing
+    /// stops it, keeping the last completed iteration's move and score in `result`.
+    #[allow(clippy::too_many_arguments)]
+    fn deepen(
+        &mut self,
+        game: &G,
+        work: &mut G,
+        result: &mut SearchResult,
+        score: &mut Score,
+        depth: &mut u32,
+        max_depth: u32,
+        may_deepen: &mut dyn FnMut(u32) -> bool,
+        report: &mut dyn FnMut(Report),
+    ) {
+        while *depth < max_depth {
+            if *depth > 0 && !may_deepen(*depth) {
+                break;
+            }
+            let next = *depth + 1;
+            let next_score = self.aspiration(work, next, *score);
+            if self.stopped && next > 1 {
+                break;
+            }
+            *depth = next;
+            *score = next_score;
+            if work.is_legal(self.root_best) {
+                result.best = self.root_best;
+            }
+            result.score = next_score;
+            result.depth = next;
+            let pv = self.principal_variation(work, next as usize);
+            report(self.report(game, next, next_score, Bound::Exact, pv, false));
+            if self.stopped {
+                break;
+            }
+        }
     }
 
     /// The result (and the report) of a solver's proof that names a move.

@@ -148,6 +148,19 @@ impl TimeManager {
         }
     }
 
+    /// When an exact solve started in a clocked move must give up: at half the hard
+    /// budget or the soft one, whichever is later, leaving the rest for deepening.
+    pub fn solve_deadline(&self) -> Option<Instant> {
+        self.budget.map(|b| self.start + b.soft.max(b.hard / 2))
+    }
+
+    /// After a solve that did not finish, the midgame search deepens on while less than
+    /// three quarters of the hard budget has gone.
+    pub fn may_deepen_after_solve(&self) -> bool {
+        self.budget
+            .is_none_or(|b| self.start.elapsed() < b.hard * 3 / 4)
+    }
+
     /// The largest exact solve worth starting with this much time (Othello empties).
     pub fn solve_limit(&self) -> u32 {
         match self.budget.map(|b| b.hard) {
