@@ -1,14 +1,88 @@
-//! Large tables: allocated zeroed by the system (pages are mapped when first touched, so a
-//! big table costs nothing until used), and refused with an error instead of an abort
-//! when the machine cannot provide them.
+//! Large tables: zeroed by the system (large `calloc`s are fresh pages, mapped when first
+//! touched, so a big table costs nothing until used), aligned to a cache line by hand
+//! (an over-aligned `alloc_zeroed` would write every byte at once), and refused with an
+//! error instead of an abort when the machine cannot provide them.
 
-use std::alloc::{Layout, alloc_zeroed};
+use std::alloc::{Layout, alloc_zeroed, dealloc};
+use std::ops::{Deref, DerefMut};
+use std::ptr::NonNull;
 
-/// Plain-data table entries whose all-zero bit pattern is a valid, empty entry.
+/// Table entries whose all-zero bit pattern is a valid, empty entry.
 ///
 /// # Safety
-/// Implementors must be valid when every byte is zero and must not implement `Drop`.
-pub unsafe trait Zeroable: Copy {}
+/// Implementors must be valid when every byte is zero, must not implement `Drop`, and
+/// must not need an alignment above 64.
+pub unsafe trait Zeroable {}
+
+/// The alignment every table gets: one cache line.
+const LINE: usize = 64;
+
+/// A fixed-length table of zero-initialised entries, its first entry on a cache line.
+pub struct ZeroedTable<T: Zeroable> {
+    entries: NonNull<T>,
+    len: usize,
+    /// What was allocated (with 16-byte alignment, so that the allocator may `calloc`).
+    block: NonNull<u8>,
+    layout: Layout,
+}
+
+// SAFETY: the table owns its entries like a `Vec<T>` does.
+unsafe impl<T: Zeroable + Send> Send for ZeroedTable<T> {}
+// SAFETY: shared access only hands out `&[T]`.
+unsafe impl<T: Zeroable + Sync> Sync for ZeroedTable<T> {}
+
+impl<T: Zeroable> ZeroedTable<T> {
+    /// `len` zeroed entries (at least one); `what` names the table in the error.
+    pub fn new(len: usize, what: &str) -> Result<ZeroedTable<T>, String> {
+        let len = len.max(1);
+        let refuse = || {
+            format!(
+                "cannot allocate {} MiB for {what}",
+                (len as u128 * std::mem::size_of::<T>() as u128).div_ceil(1 << 20)
+            )
+        };
+        assert!(std::mem::align_of::<T>() <= LINE && std::mem::size_of::<T>() > 0);
+        let bytes = len
+            .checked_mul(std::mem::size_of::<T>())
+            .and_then(|bytes| bytes.checked_add(LINE))
+            .ok_or_else(refuse)?;
+        let layout = Layout::from_size_align(bytes, 16).map_err(|_| refuse())?;
+        // SAFETY: the layout has a non-zero size.
+        let block = NonNull::new(unsafe { alloc_zeroed(layout) }).ok_or_else(refuse)?;
+        let offset = block.as_ptr().align_offset(LINE);
+        // SAFETY: `offset < LINE`, and the block has `LINE` bytes beyond the entries.
+        let entries = unsafe { NonNull::new_unchecked(block.as_ptr().add(offset) as *mut T) };
+        Ok(ZeroedTable {
+            entries,
+            len,
+            block,
+            layout,
+        })
+    }
+}
+
+impl<T: Zeroable> Deref for ZeroedTable<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        // SAFETY: `len` zeroed (hence valid, by `Zeroable`) entries, aligned, owned.
+        unsafe { std::slice::from_raw_parts(self.entries.as_ptr(), self.len) }
+    }
+}
+
+impl<T: Zeroable> DerefMut for ZeroedTable<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: as in `deref`, and `&mut self` is exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.entries.as_ptr(), self.len) }
+    }
+}
+
+impl<T: Zeroable> Drop for ZeroedTable<T> {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with exactly this layout; entries need no drop.
+        unsafe { dealloc(self.block.as_ptr(), self.layout) }
+    }
+}
 
 /// Memory the system says it can still give (Linux: `MemAvailable`), MiB; `None` where
 /// it does not say.
@@ -34,31 +108,6 @@ pub fn check_available(megabytes: usize, freed: usize) -> Result<(), String> {
     }
 }
 
-/// `len` zeroed entries (at least one); `what` names the table in the error.
-pub fn zeroed_table<T: Zeroable>(len: usize, what: &str) -> Result<Vec<T>, String> {
-    let len = len.max(1);
-    let refuse = || {
-        format!(
-            "cannot allocate {} MiB for {what}",
-            (len as u128 * std::mem::size_of::<T>() as u128).div_ceil(1 << 20)
-        )
-    };
-    let layout = Layout::array::<T>(len).map_err(|_| refuse())?;
-    if layout.size() == 0 {
-        return Err(refuse());
-    }
-    // SAFETY: the layout has a non-zero size; the pointer comes from the global allocator
-    // with exactly this layout (what `Vec` frees with), and `T: Zeroable` makes zeroed
-    // memory `len` valid values.
-    unsafe {
-        let pointer = alloc_zeroed(layout) as *mut T;
-        if pointer.is_null() {
-            return Err(refuse());
-        }
-        Ok(Vec::from_raw_parts(pointer, len, len))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,13 +119,17 @@ mod tests {
 
     #[test]
     fn tables_are_zeroed_aligned_and_refused_when_impossible() {
-        let table: Vec<Line> = zeroed_table(1000, "a test table").unwrap();
+        let mut table: ZeroedTable<Line> = ZeroedTable::new(1000, "a test table").unwrap();
         assert_eq!(table.len(), 1000);
         assert_eq!(table.as_ptr() as usize % 64, 0);
         assert!(table.iter().all(|line| line.0 == [0; 8]));
-        let error = zeroed_table::<Line>(usize::MAX / 64, "a huge table").unwrap_err();
+        table[999].0[7] = 5;
+        assert_eq!(table[999].0[7], 5);
+        let error = ZeroedTable::<Line>::new(usize::MAX / 64, "a huge table")
+            .err()
+            .unwrap();
         assert!(error.starts_with("cannot allocate"), "{error}");
-        assert!(zeroed_table::<Line>(1 << 44, "a huge table").is_err());
+        assert!(ZeroedTable::<Line>::new(1 << 44, "a huge table").is_err());
     }
 
     #[test]

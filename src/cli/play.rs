@@ -5,6 +5,7 @@ use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
 use crate::engine::events::{self, Arrival, Flow, Frontend};
+use crate::engine::job::JobKind;
 use crate::engine::{Engine, Finished, Settings};
 use crate::game::Side;
 use crate::game::variant::Variant;
@@ -203,6 +204,10 @@ impl Frontend for Terminal {
                 let score = Terminal::score(engine, &result);
                 self.say(&format!("hint: {name} (score {score})"));
             }
+            Finished::Failed {
+                kind: JobKind::Hint,
+                message,
+            } => self.say(&format!("no hint: {message}")),
             Finished::Failed { message, .. } => {
                 self.say(&format!("engine error: {message}"));
                 let side = engine.side_to_move();

@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 use std::io::BufRead;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::Instant;
@@ -108,22 +108,22 @@ fn spawn_reader(
     thread::spawn(move || {
         let mut buffer = Vec::new();
         loop {
+            let line = match read_line_capped(&mut input, &mut buffer, max_line) {
+                Ok(Some(line)) => line,
+                Ok(None) | Err(_) => {
+                    let _ = events.send(Event::EndOfInput);
+                    return;
+                }
+            };
+            let at = Instant::now();
             if !credits.try_take() {
                 if events.send(Event::Backlog).is_err() {
                     return;
                 }
                 credits.take();
             }
-            match read_line_capped(&mut input, &mut buffer, max_line) {
-                Ok(Some(line)) => {
-                    if events.send(Event::Input(line, Instant::now())).is_err() {
-                        return;
-                    }
-                }
-                Ok(None) | Err(_) => {
-                    let _ = events.send(Event::EndOfInput);
-                    return;
-                }
+            if events.send(Event::Input(line, at)).is_err() {
+                return;
             }
         }
     });
@@ -165,23 +165,7 @@ pub fn run<F: Frontend>(
                 return;
             }
         }
-        let event = match engine.backstop_deadline() {
-            Some(deadline) => {
-                match receiver.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-                    Ok(event) => event,
-                    Err(RecvTimeoutError::Timeout) => {
-                        log::warn!("the job overran its deadline; stopping it");
-                        engine.stop_overrun();
-                        continue;
-                    }
-                    Err(RecvTimeoutError::Disconnected) => return,
-                }
-            }
-            None => match receiver.recv() {
-                Ok(event) => event,
-                Err(_) => return,
-            },
-        };
+        let Ok(event) = receiver.recv() else { return };
         match event {
             Event::Input(line, at) => match frontend.arrive(engine, line, at) {
                 Arrival::Queue(item) => queue.push_back(item),
@@ -192,10 +176,12 @@ pub fn run<F: Frontend>(
                 }
             },
             Event::EndOfInput => input_open = false,
-            Event::Backlog => {
+            // Only if the queue is still full: it may have drained since.
+            Event::Backlog if queue.len() >= MAX_PENDING_LINES => {
                 log::warn!("{MAX_PENDING_LINES} lines wait behind a job; stopping it");
                 engine.stop();
             }
+            Event::Backlog => {}
             Event::Report(report) => frontend.report(engine, report),
             Event::Done(outcome) => {
                 let finished = engine.finish(outcome);

@@ -4,7 +4,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::Sender;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::events::Event;
 use crate::game::Move;
@@ -57,23 +57,6 @@ pub enum Outcome {
 pub struct Running {
     pub kind: JobKind,
     pub stop: Stop,
-    /// When the job must have answered: past it the loop raises `stop` itself, a backstop
-    /// for any search that would not poll its deadline.
-    pub backstop: Option<Instant>,
-}
-
-/// Grace after a job's hard deadline before the backstop raises `stop`.
-const BACKSTOP_GRACE: Duration = Duration::from_millis(50);
-
-impl Running {
-    pub fn new(kind: JobKind, stop: Stop) -> Running {
-        let backstop = stop.deadline().map(|deadline| deadline + BACKSTOP_GRACE);
-        Running {
-            kind,
-            stop,
-            backstop,
-        }
-    }
 }
 
 /// Runs `work` on its own thread; its outcome (or its panic, as [`Outcome::Failed`]) is

@@ -36,6 +36,8 @@ use crate::stop::Stop;
 pub const DEFAULT_HASH_MB: usize = 128;
 /// The largest memory budget accepted, MiB.
 pub const MAX_HASH_MB: usize = 1 << 20;
+/// How long `solve` looks for a forced win by threats when no limit is given.
+pub const THREAT_SOLVE_DEFAULT: Duration = Duration::from_secs(10);
 /// The largest move overhead accepted.
 pub const MAX_MOVE_OVERHEAD: Duration = Duration::from_secs(10);
 
@@ -86,8 +88,9 @@ pub enum Finished {
         line: Vec<String>,
         threat: bool,
     },
-    /// A solve that proved nothing: stopped, or no forced win exists within reach.
-    Unsolved { stopped: bool },
+    /// A solve that proved nothing: `stopped` by `stop`, else out of time (or, for the
+    /// threat solver, no forced win within reach); `threat` as in `Solved`.
+    Unsolved { stopped: bool, threat: bool },
     Counted {
         leaves: Option<u64>,
         elapsed: Duration,
@@ -305,18 +308,6 @@ impl Engine {
         }
     }
 
-    /// When the loop must stop the running job itself, if it has not answered by then.
-    pub fn backstop_deadline(&self) -> Option<Instant> {
-        self.job.as_ref().and_then(|job| job.backstop)
-    }
-
-    pub(crate) fn stop_overrun(&mut self) {
-        if let Some(job) = self.job.as_mut() {
-            job.stop.raise();
-            job.backstop = None;
-        }
-    }
-
     /// Starts choosing a move for the side to move within `limits` (the raw clock),
     /// counting from `started` (when the command arrived); the move is played when the
     /// job ends. `play` false gives a hint instead.
@@ -354,6 +345,8 @@ impl Engine {
                 self.session.variant()
             ));
         }
+        // A threat search may find nothing for ever: it gets a default limit.
+        let limit = limit.or((!self.session.exact_solvable()).then_some(THREAT_SOLVE_DEFAULT));
         let stop = self
             .new_stop()
             .with_deadline(limit.map(|limit| Instant::now() + limit));
@@ -406,8 +399,8 @@ impl Engine {
                 }
             }
             Outcome::Solved(_) => Finished::Unsolved {
-                stopped: job.stop.is_raised()
-                    || job.stop.deadline().is_some_and(|d| Instant::now() >= d),
+                stopped: job.stop.is_raised(),
+                threat: !self.session.exact_solvable(),
             },
             Outcome::Counted { leaves, elapsed } => Finished::Counted { leaves, elapsed },
             Outcome::Failed(message) => {
@@ -473,7 +466,7 @@ impl Engine {
     fn start(&mut self, kind: JobKind, task: Task, stop: Stop) -> Result<(), String> {
         self.session
             .start(task, stop.clone(), self.events.clone())?;
-        self.job = Some(Running::new(kind, stop));
+        self.job = Some(Running { kind, stop });
         Ok(())
     }
 }

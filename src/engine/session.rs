@@ -126,20 +126,11 @@ impl<G: SearchGame> Session for GameSession<G> {
     }
 
     fn set_memory(&mut self, megabytes: usize) -> Result<(), String> {
-        // The old tables go first, so that the new ones never have to fit beside them.
-        let old = self.locked().megabytes();
-        *self.searcher.lock().unwrap_or_else(|e| e.into_inner()) =
-            Searcher::new(&self.game, 1).expect("one MiB");
-        match Searcher::new(&self.game, megabytes) {
-            Ok(searcher) => {
-                self.searcher = Arc::new(Mutex::new(searcher));
-                Ok(())
-            }
-            Err(error) => {
-                self.searcher = Arc::new(Mutex::new(Searcher::new(&self.game, old)?));
-                Err(error)
-            }
-        }
+        // New tables are mapped lazily, so they fit beside the old ones, which stay
+        // untouched if the new ones cannot be had.
+        let searcher = Searcher::new(&self.game, megabytes)?;
+        self.searcher = Arc::new(Mutex::new(searcher));
+        Ok(())
     }
 
     fn clear_tables(&mut self) {

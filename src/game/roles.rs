@@ -145,8 +145,9 @@ pub trait Solve: Game {
     fn exact_size(&self) -> Option<u32> {
         None
     }
-    /// Solves exactly, or once `stop` comes, returns what is proven by then (`None`:
-    /// nothing).
+    /// Solves exactly, or once `stop` comes, returns what is proven by then (possibly
+    /// only the trivial bounds, with the nodes spent; `None` when the game has no solver
+    /// or it counts nothing).
     fn solve_exact(&self, _table: &mut Self::SolverTable, _stop: &Stop) -> Option<Proof> {
         None
     }

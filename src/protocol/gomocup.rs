@@ -581,11 +581,12 @@ impl Brain {
         }
     }
 
+    /// `INFO` has no reply: a size that cannot be had leaves the tables as they are.
     fn apply_memory(&mut self, engine: &mut Engine) {
         if let Some(megabytes) = self.pending_memory.take()
             && let Err(reason) = engine.set_hash(megabytes)
         {
-            self.error(&reason);
+            log::warn!("gomocup: INFO max_memory: {reason}");
         }
     }
 

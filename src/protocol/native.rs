@@ -131,14 +131,10 @@ impl Native {
 }
 
 impl Frontend for Native {
-    type Item = Result<Request, ParseError>;
+    /// A parsed line and when it arrived (a `go`'s time counts from then).
+    type Item = (Result<Request, ParseError>, Instant);
 
-    fn arrive(
-        &mut self,
-        engine: &mut Engine,
-        line: InputLine,
-        _at: Instant,
-    ) -> Arrival<Self::Item> {
+    fn arrive(&mut self, engine: &mut Engine, line: InputLine, at: Instant) -> Arrival<Self::Item> {
         let pending = match line {
             InputLine::Text(text) => match parse_line(&text) {
                 Ok(None) => return Arrival::Handled,
@@ -164,10 +160,10 @@ impl Frontend for Native {
                 _ => {}
             }
         }
-        Arrival::Queue(pending)
+        Arrival::Queue((pending, at))
     }
 
-    fn handle(&mut self, engine: &mut Engine, item: Self::Item) -> Flow {
+    fn handle(&mut self, engine: &mut Engine, (item, at): Self::Item) -> Flow {
         let Request { id, command } = match item {
             Ok(request) => request,
             Err(error) => {
@@ -202,7 +198,7 @@ impl Frontend for Native {
                 return Flow::Continue;
             }
             Command::Go(limits) => {
-                let started = engine.go(limits, Instant::now(), true);
+                let started = engine.go(limits, at, true);
                 self.start(id, started, engine);
                 return Flow::Continue;
             }
@@ -251,10 +247,11 @@ impl Frontend for Native {
                 line.first().map_or("the best move", String::as_str),
                 score_text(engine.score_value(proof.lower, true))
             )),
-            Finished::Unsolved { stopped: true } => {
-                Err("solve stopped before it finished".to_string())
-            }
-            Finished::Unsolved { stopped: false } => Ok("none".to_string()),
+            Finished::Unsolved {
+                stopped: false,
+                threat: true,
+            } => Ok("none".to_string()),
+            Finished::Unsolved { .. } => Err("solve stopped before it finished".to_string()),
             Finished::Counted {
                 leaves: Some(leaves),
                 elapsed,
@@ -395,5 +392,23 @@ mod tests {
             );
             assert_eq!(words.len(), 12 + depth + 1, "{info}");
         }
+    }
+
+    #[test]
+    fn a_threat_search_that_runs_out_of_time_answers_none() {
+        let settings = Settings {
+            variant: Variant::parse("gomoku", []).unwrap(),
+            player: PlayerKind::Random,
+            seed: Some(5),
+            hash_mb: 2,
+            ..Settings::default()
+        };
+        let script = "go\n".repeat(40) + "1 solve movetime 200\n";
+        let got = replies(&script, settings);
+        let last = got.last().unwrap();
+        assert!(
+            last == "=1 none" || last.starts_with("=1 ") && last.contains(" win "),
+            "{got:?}"
+        );
     }
 }

@@ -186,7 +186,9 @@ impl<G: SearchGame> Searcher<G> {
             let solve_stop = stop.narrowed(time.solve_deadline(), self.nodes);
             if let Some(proof) = game.solve_exact(&mut self.solver, &solve_stop) {
                 self.nodes += proof.nodes;
-                if proof.best().is_some() {
+                // A proven win or draw beats the searched move; a bound below that does
+                // not (a proven loss says nothing about which move resists best).
+                if proof.best().is_some() && (proof.is_exact() || proof.lower >= 0) {
                     let size = game.exact_size().unwrap_or(0);
                     return self.proven(game, &proof, size, report);
                 }
@@ -601,5 +603,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A node limit holds through the exact solve too (it checks the same stop).
+    #[test]
+    fn node_limits_hold_through_the_solver() {
+        let stop = Stop::never().with_node_limit(100_000);
+        let limits = Limits {
+            nodes: Some(100_000),
+            ..Limits::default()
+        };
+        let mut rng = rand::rngs::StdRng::seed_from_u64(4);
+        let mut game = Othello::new(8, Rule::Normal).unwrap();
+        let mut moves = Vec::new();
+        while game.empties().count_ones() > 16 {
+            game.generate_moves(&mut moves);
+            game.make(moves[rng.random_range(0..moves.len())]);
+        }
+        let mut searcher = Searcher::new(&game, 4).unwrap();
+        let time = TimeManager::new(&limits, 8, Duration::ZERO, Instant::now());
+        let result = searcher.think(&game, &limits, &time, &stop, &mut |_| {});
+        assert!(game.is_legal(result.best));
+        assert!(result.nodes <= 101_000, "{} nodes", result.nodes);
     }
 }

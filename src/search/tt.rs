@@ -9,6 +9,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::game::Move;
+use crate::memory::{Zeroable, ZeroedTable};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -42,11 +43,14 @@ struct Bucket {
     slots: [Slot; SLOTS],
 }
 
+// SAFETY: atomics of zero are empty slots (data 0 is never a stored entry).
+unsafe impl Zeroable for Bucket {}
+
 const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
 const _: () = assert!(BUCKET_BYTES == 64 && std::mem::align_of::<Bucket>() == 64);
 
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: ZeroedTable<Bucket>,
     age: AtomicU64,
 }
 
@@ -63,11 +67,7 @@ impl TranspositionTable {
             return Err("the transposition table needs at least 1 MiB".to_string());
         }
         let count = megabytes.checked_mul(1 << 20).ok_or_else(error)? / BUCKET_BYTES;
-        // Over-aligned zeroed memory is written by the allocator anyway (no lazy pages),
-        // so plain safe code costs the same.
-        let mut buckets = Vec::new();
-        buckets.try_reserve_exact(count).map_err(|_| error())?;
-        buckets.resize_with(count, Bucket::default);
+        let buckets = ZeroedTable::new(count, "the transposition table")?;
         Ok(TranspositionTable {
             buckets,
             age: AtomicU64::new(0),

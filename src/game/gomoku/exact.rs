@@ -6,7 +6,7 @@ use super::Gomoku;
 use super::pattern::Threat;
 use crate::game::roles::{Evaluate, Proof, Score, WIN, win_from_node, win_to_node};
 use crate::game::{Game, Move};
-use crate::memory::{Zeroable, zeroed_table};
+use crate::memory::{Zeroable, ZeroedTable};
 use crate::stop::Stop;
 
 /// 16 bytes, aligned so that no entry straddles two cache lines.
@@ -29,14 +29,14 @@ const EXACT: u8 = 3;
 
 /// The exact solver's table, kept from one solve to the next (entries are keyed by the
 /// whole position hash and hold distance-free scores).
-pub struct ExactTable(Vec<Entry>);
+pub struct ExactTable(ZeroedTable<Entry>);
 
 impl ExactTable {
     /// A table of `bytes` (16 per entry, at least one entry), or an error when the
     /// memory cannot be had.
     pub fn try_new(bytes: usize) -> Result<ExactTable, String> {
         let entries = bytes / std::mem::size_of::<Entry>();
-        let table = zeroed_table(entries, "the exact solver's table")?;
+        let table = ZeroedTable::new(entries, "the exact solver's table")?;
         Ok(ExactTable(table))
     }
 

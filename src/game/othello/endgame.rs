@@ -5,12 +5,14 @@
 //! better and the same search serves both rules. Works on bare bitboards, without the
 //! `Game` trait, and allocates nothing while searching.
 
+use std::marker::PhantomData;
+
 use super::Rule;
 use super::bitboard::{ADJACENT, Squares, flips, legal_moves, neighbours, square_bit};
 use super::eval::evaluate_discs;
 use super::stability::stable_discs;
 use super::symmetry::{distinct_moves, stabilizer};
-use crate::memory::{Zeroable, zeroed_table};
+use crate::memory::{Zeroable, ZeroedTable};
 use crate::stop::Stop;
 
 /// Below this many empties no transposition table is used.
@@ -30,6 +32,8 @@ const EVAL_BOUND: i32 = 30_000;
 /// With at most this many discs on the board, moves that lead to mirror images of one
 /// position are searched once: symmetric positions occur near the start.
 const SYMMETRY_MAX_DISCS: i32 = 16;
+/// Nodes between two looks at the stop (about a millisecond).
+const STOP_CHECK_NODES: u64 = 16_384;
 /// From this many empties on, stable discs bound the score.
 const STABILITY_MIN_EMPTIES: u32 = 7;
 
@@ -86,7 +90,7 @@ pub struct Solution {
 }
 
 pub struct Solver {
-    table: Vec<Bucket>,
+    table: ZeroedTable<Bucket>,
     pub nodes: u64,
     /// What the last `solve` proved, kept when it was stopped.
     progress: Progress,
@@ -111,7 +115,7 @@ impl Solver {
     /// Like `new`, but an error instead of an abort when the memory cannot be had.
     pub fn try_new(bytes: usize) -> Result<Solver, String> {
         let buckets = bytes / std::mem::size_of::<Bucket>();
-        let table = zeroed_table(buckets, "the endgame table")?;
+        let table = ZeroedTable::new(buckets, "the endgame table")?;
         Ok(Solver {
             table,
             nodes: 0,
@@ -294,17 +298,42 @@ impl Solver {
         self.order = OrderWeights::of(self.size, rule);
         self.misere = misere;
         self.rule = rule;
-        let mut context = Context {
+        let empties = (board & !(player | opponent)).count_ones();
+        #[cfg(target_arch = "x86_64")]
+        if *USE_FAST {
+            let mut context = Context::<Fast> {
+                solver: self,
+                stop,
+                stopped: false,
+                next_check: 0,
+                isa: PhantomData,
+            };
+            // SAFETY: USE_FAST is only true on a CPU with every feature `Fast` enables.
+            let (score, best) = unsafe { context.root(player, opponent, alpha, beta, empties) };
+            return (!context.stopped).then_some(Solution { score, best });
+        }
+        self.root_portable(player, opponent, alpha, beta, empties, stop)
+    }
+
+    /// The root search compiled for any CPU.
+    fn root_portable(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+        stop: &Stop,
+    ) -> Option<Solution> {
+        let mut context = Context::<Portable> {
             solver: self,
             stop,
             stopped: false,
+            next_check: 0,
+            isa: PhantomData,
         };
-        let empties = (board & !(player | opponent)).count_ones();
         let (score, best) = context.root(player, opponent, alpha, beta, empties);
-        if context.stopped {
-            return None;
-        }
-        Some(Solution { score, best })
+        (!context.stopped).then_some(Solution { score, best })
     }
 
     #[inline]
@@ -419,11 +448,34 @@ fn quadrants(size: usize) -> [u64; 4] {
     quads
 }
 
-struct Context<'a> {
+/// A solve under way; `I` is the instruction set its search was compiled for.
+struct Context<'a, I> {
     solver: &'a mut Solver,
     stop: &'a Stop,
     stopped: bool,
+    /// The node count at which the stop is checked next.
+    next_check: u64,
+    isa: PhantomData<I>,
 }
+
+/// Any x86-64 CPU (or another architecture).
+struct Portable;
+
+/// POPCNT, BMI1, BMI2 and LZCNT: the solver's bit counts and scans become single
+/// instructions.
+#[cfg(target_arch = "x86_64")]
+struct Fast;
+
+/// Whether this CPU runs the `Fast` search, decided once; `ARBOR_PORTABLE` (any value
+/// but empty or `0`) keeps every fast path off, for testing.
+#[cfg(target_arch = "x86_64")]
+static USE_FAST: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
+    !crate::game::othello::pattern::portable_forced()
+        && std::arch::is_x86_feature_detected!("popcnt")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+        && std::arch::is_x86_feature_detected!("lzcnt")
+});
 
 /// Moves ordered for search, kept on the stack.
 struct MoveList {
@@ -431,7 +483,12 @@ struct MoveList {
     len: usize,
 }
 
-impl Context<'_> {
+/// The search proper, compiled twice: for any CPU, and (on x86-64) with the `Fast`
+/// instructions, which `solve_window` picks at run time.
+macro_rules! context_search {
+    ($isa:ty $(, $feature:meta)?) => {
+impl Context<'_, $isa> {
+    $(#[$feature])?
     fn root(
         &mut self,
         player: u64,
@@ -459,6 +516,7 @@ impl Context<'_> {
     }
 
     /// Principal-variation search over ordered moves: the best score (fail-soft) and move.
+    $(#[$feature])?
     fn search_moves(
         &mut self,
         player: u64,
@@ -501,6 +559,7 @@ impl Context<'_> {
     }
 
     /// Negamax alpha-beta, fail-soft, with `empties` empty squares.
+    $(#[$feature])?
     fn search(
         &mut self,
         player: u64,
@@ -513,8 +572,9 @@ impl Context<'_> {
             return self.search_few(player, opponent, alpha, beta, empties);
         }
         self.solver.nodes += 1;
-        if self.solver.nodes & 0xffff == 0 && self.stop.check(self.solver.nodes) {
-            self.stopped = true;
+        if self.solver.nodes >= self.next_check {
+            self.next_check = (self.solver.nodes + STOP_CHECK_NODES).min(self.stop.node_limit());
+            self.stopped |= self.stop.check(self.solver.nodes);
         }
         if self.stopped {
             return 0;
@@ -608,6 +668,7 @@ impl Context<'_> {
         best_score
     }
 
+    $(#[$feature])?
     fn ordered_moves(
         &self,
         player: u64,
@@ -677,11 +738,13 @@ impl Context<'_> {
     }
 
     #[inline]
+    $(#[$feature])?
     fn evaluate(&self, player: u64, opponent: u64) -> i32 {
         evaluate_discs(player, opponent, self.solver.board, self.solver.rule)
     }
 
     /// Alpha-beta on the evaluation to `depth`, to order moves high in the tree.
+    $(#[$feature])?
     fn shallow(&self, player: u64, opponent: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         if depth == 0 {
             return self.evaluate(player, opponent);
@@ -719,6 +782,7 @@ impl Context<'_> {
 
     /// The quadrants holding an odd number of empty squares.
     #[inline]
+    $(#[$feature])?
     fn odd_quadrants(&self, empty: u64) -> u64 {
         let mut odd = 0;
         for &quad in &self.solver.quadrants {
@@ -730,6 +794,7 @@ impl Context<'_> {
     }
 
     /// The last few empties: no move list, squares tried directly, odd quadrants first.
+    $(#[$feature])?
     fn search_few(
         &mut self,
         player: u64,
@@ -785,6 +850,7 @@ impl Context<'_> {
     }
 
     #[inline]
+    $(#[$feature])?
     fn last_square(&mut self, player: u64, opponent: u64, square: usize) -> i32 {
         let bit = square_bit(square);
         let adjacent = ADJACENT[square];
@@ -811,6 +877,12 @@ impl Context<'_> {
         self.solver.terminal(player, opponent)
     }
 }
+    };
+}
+
+context_search!(Portable);
+#[cfg(target_arch = "x86_64")]
+context_search!(Fast, target_feature(enable = "popcnt,bmi1,bmi2,lzcnt"));
 
 #[cfg(test)]
 mod tests {
@@ -998,6 +1070,26 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// The two compilations of the search (for any CPU, and with the fast instructions
+    /// where this CPU has them) give the same scores and moves.
+    #[test]
+    fn both_instruction_sets_agree() {
+        let stop = Stop::never();
+        for seed in 0..8 {
+            let game = random_position(8, Rule::Normal, 14, seed);
+            let (p, o, board) = (game.player(), game.opponent(), game.board());
+            let mut dispatched = Solver::new(1 << 20);
+            let expected = dispatched.solve_window(p, o, board, Rule::Normal, -64, 64, &stop);
+            let mut portable = Solver::new(1 << 20);
+            // Prepares the solver for this board as solve_window does.
+            portable.solve_window(p, o, board, Rule::Normal, 0, 0, &stop);
+            portable.clear();
+            let empties = (board & !(p | o)).count_ones();
+            let got = portable.root_portable(p, o, -64, 64, empties, &stop);
+            assert_eq!(got, expected, "seed {seed}");
         }
     }
 }

@@ -207,12 +207,17 @@ pub fn evaluate_pext(player: u64, opponent: u64) -> Option<i32> {
     None
 }
 
+/// Whether `ARBOR_PORTABLE` (any value but empty or `0`) keeps the fast paths chosen at
+/// run time off (PEXT here, the endgame solver's instruction set), for testing.
+pub fn portable_forced() -> bool {
+    std::env::var_os("ARBOR_PORTABLE").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
 /// Whether to sum with PEXT, decided once: BMI2 present, PEXT not microcoded, and
-/// `ARBOR_NO_PEXT` unset (or "0").
+/// `ARBOR_PORTABLE` unset.
 #[cfg(target_arch = "x86_64")]
 static USE_PEXT: LazyLock<bool> = LazyLock::new(|| {
-    let disabled = std::env::var_os("ARBOR_NO_PEXT").is_some_and(|v| !v.is_empty() && v != "0");
-    if disabled || !std::arch::is_x86_feature_detected!("bmi2") {
+    if portable_forced() || !std::arch::is_x86_feature_detected!("bmi2") {
         return false;
     }
     use std::arch::x86_64::__cpuid;
