@@ -271,41 +271,37 @@ impl Frontend for Terminal {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::capture::Capture;
     use crate::game::othello::Rule;
-    use std::sync::{Arc, Mutex};
 
-    #[derive(Clone, Default)]
-    struct Capture(Arc<Mutex<Vec<u8>>>);
+    /// Every square of a 4x4 board, then a pass: whatever is legal of it gets played.
+    const EVERY_SQUARE: &str =
+        "a1\nb1\nc1\nd1\na2\nb2\nc2\nd2\na3\nb3\nc3\nd3\na4\nb4\nc4\nd4\npass\n";
 
-    impl Write for Capture {
-        fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(data);
-            Ok(data.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    #[test]
-    fn a_person_plays_a_4x4_game_against_the_engine() {
-        let script = "e9\nd4\npass\nhint\nmoves\nundo\nundo\nb1\nxyz\n".to_string()
-            + &"a1\nb1\nc1\nd1\na2\nb2\nc2\nd2\na3\nb3\nc3\nd3\na4\nb4\nc4\nd4\npass\n".repeat(2);
-        let input = std::io::Cursor::new(script.into_bytes());
+    /// A whole 4x4 game, the person as Black against `player` at depth 3; the transcript.
+    fn play_4x4(script: String, player: PlayerKind) -> String {
         let output = Capture::default();
         let settings = PlaySettings {
             humans: [true, false],
             engine_time: None,
             depth: Some(3),
             hash_mb: 1,
-            player: PlayerKind::Search,
+            player,
         };
         let variant = Variant::Othello {
             size: 4,
             rule: Rule::Normal,
         };
+        let input = std::io::Cursor::new(script.into_bytes());
         play(variant, settings, input, output.clone()).unwrap();
-        let text = String::from_utf8(output.0.lock().unwrap().clone()).unwrap();
+        output.text()
+    }
+
+    #[test]
+    fn a_person_plays_a_4x4_game_against_the_engine() {
+        let script = "e9\nd4\npass\nhint\nmoves\nundo\nundo\nb1\nxyz\n".to_string()
+            + &EVERY_SQUARE.repeat(2);
+        let text = play_4x4(script, PlayerKind::Search);
         assert!(text.contains("move 'e9' is off the 4x4 board"), "{text}");
         assert!(text.contains("d4 is not a legal move here"));
         assert!(text.contains("you cannot pass"));
@@ -318,23 +314,7 @@ mod tests {
 
     #[test]
     fn a_panicking_engine_plays_a_fallback_and_the_game_goes_on() {
-        let script =
-            "a1\nb1\nc1\nd1\na2\nb2\nc2\nd2\na3\nb3\nc3\nd3\na4\nb4\nc4\nd4\npass\n".repeat(3);
-        let output = Capture::default();
-        let settings = PlaySettings {
-            humans: [true, false],
-            engine_time: None,
-            depth: Some(3),
-            hash_mb: 1,
-            player: PlayerKind::Panic,
-        };
-        let variant = Variant::Othello {
-            size: 4,
-            rule: Rule::Normal,
-        };
-        let input = std::io::Cursor::new(script.into_bytes());
-        play(variant, settings, input, output.clone()).unwrap();
-        let text = String::from_utf8(output.0.lock().unwrap().clone()).unwrap();
+        let text = play_4x4(EVERY_SQUARE.repeat(3), PlayerKind::Panic);
         assert!(
             text.contains("engine error: internal error: go failed (a test panic mid-search)"),
             "{text}"

@@ -6,6 +6,8 @@
 //! `cli::play`) only parse, call the core and format; they all run on the one reader and
 //! event loop in [`events`].
 
+#[cfg(test)]
+pub(crate) mod capture;
 pub mod events;
 pub mod job;
 mod session;

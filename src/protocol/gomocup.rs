@@ -730,21 +730,8 @@ fn split_word(text: &str) -> (&str, &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::capture::Capture;
     use std::io::Cursor;
-    use std::sync::{Arc, Mutex};
-
-    #[derive(Clone, Default)]
-    struct Capture(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Capture {
-        fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(data);
-            Ok(data.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
 
     /// Runs a whole session to the end of input; all the lines written.
     fn transcript(input: &str, player: PlayerKind) -> Vec<String> {
@@ -755,12 +742,7 @@ mod tests {
             player,
             DEFAULT_MOVE_OVERHEAD,
         );
-        let bytes = capture.0.lock().unwrap().clone();
-        String::from_utf8(bytes)
-            .unwrap()
-            .lines()
-            .map(str::to_string)
-            .collect()
+        capture.text().lines().map(str::to_string).collect()
     }
 
     /// The replies of a whole session, without `MESSAGE` lines.

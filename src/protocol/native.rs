@@ -299,22 +299,9 @@ commands (see protocol.md):
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::capture::Capture;
     use crate::players::PlayerKind;
     use std::io::Cursor;
-    use std::sync::{Arc, Mutex};
-
-    #[derive(Clone, Default)]
-    struct Capture(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Capture {
-        fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(data);
-            Ok(data.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
 
     /// The replies (without `info` lines) of a whole session.
     fn replies(input: &str, settings: Settings) -> Vec<String> {
@@ -324,7 +311,7 @@ mod tests {
             capture.clone(),
             settings,
         );
-        let text = String::from_utf8(capture.0.lock().unwrap().clone()).unwrap();
+        let text = capture.text();
         text.split_terminator("\n\n")
             .map(|reply| {
                 reply
@@ -375,7 +362,7 @@ mod tests {
             capture.clone(),
             settings,
         );
-        let text = String::from_utf8(capture.0.lock().unwrap().clone()).unwrap();
+        let text = capture.text();
         let infos: Vec<&str> = text.lines().filter(|l| l.starts_with("info ")).collect();
         assert_eq!(infos.len(), 2, "{text}");
         for (depth, info) in infos.iter().enumerate() {

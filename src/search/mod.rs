@@ -32,6 +32,15 @@ pub struct SearchResult {
 
 const MAX_PLY: usize = 128;
 
+/// Where iterative deepening has got to: the position searched, the last completed
+/// iteration's depth and score, and the deepest allowed.
+struct Iterations<G> {
+    work: G,
+    score: Score,
+    depth: u32,
+    max_depth: u32,
+}
+
 /// How a memory budget is shared between the tables: games with an exact solver give it
 /// three quarters (its entries save the most work); the rest goes to the search's table.
 pub fn split_memory(megabytes: usize, has_exact_solver: bool) -> (usize, usize) {
@@ -160,9 +169,12 @@ impl<G: SearchGame> Searcher<G> {
                 .exact_size()
                 .is_some_and(|size| size <= time.solve_limit());
 
-        let mut work = game.clone();
-        let mut score = 0;
-        let mut depth = 0;
+        let mut iterations = Iterations {
+            work: game.clone(),
+            score: 0,
+            depth: 0,
+            max_depth,
+        };
         // Before a solve, deepen for a share of the time (a move in hand should the solve
         // not finish); without one, until the clock says no further iteration fits.
         let mut may_deepen = |depth: u32| {
@@ -172,16 +184,7 @@ impl<G: SearchGame> Searcher<G> {
                 time.may_start_iteration()
             }
         };
-        self.deepen(
-            game,
-            &mut work,
-            &mut result,
-            &mut score,
-            &mut depth,
-            max_depth,
-            &mut may_deepen,
-            report,
-        );
+        self.deepen(game, &mut iterations, &mut result, &mut may_deepen, report);
         if solve && !self.stopped {
             let solve_stop = stop.narrowed(time.solve_deadline(), self.nodes);
             if let Some(proof) = game.solve_exact(&mut self.solver, &solve_stop) {
@@ -196,54 +199,42 @@ impl<G: SearchGame> Searcher<G> {
             // The solve did not finish: the midgame search goes on with the time left.
             if !stop.check(self.nodes) {
                 let mut may_deepen = |_| time.may_deepen_after_solve();
-                self.deepen(
-                    game,
-                    &mut work,
-                    &mut result,
-                    &mut score,
-                    &mut depth,
-                    max_depth,
-                    &mut may_deepen,
-                    report,
-                );
+                self.deepen(game, &mut iterations, &mut result, &mut may_deepen, report);
             }
         }
         result.nodes = self.nodes;
         result
     }
 
-    /// Iterative deepening from `depth + 1` while `may_deepen(depth)` allows and nothing
-    /// stops it, keeping the last completed iteration's move and score in `result`.
-    #[allow(clippy::too_many_arguments)]
+    /// Iterative deepening from the last completed depth while `may_deepen(depth)`
+    /// allows and nothing stops it, keeping the last completed iteration's move and score
+    /// in `result`.
     fn deepen(
         &mut self,
         game: &G,
-        work: &mut G,
+        it: &mut Iterations<G>,
         result: &mut SearchResult,
-        score: &mut Score,
-        depth: &mut u32,
-        max_depth: u32,
         may_deepen: &mut dyn FnMut(u32) -> bool,
         report: &mut dyn FnMut(Report),
     ) {
-        while *depth < max_depth {
-            if *depth > 0 && !may_deepen(*depth) {
+        while it.depth < it.max_depth {
+            if it.depth > 0 && !may_deepen(it.depth) {
                 break;
             }
-            let next = *depth + 1;
-            let next_score = self.aspiration(work, next, *score);
+            let next = it.depth + 1;
+            let score = self.aspiration(&mut it.work, next, it.score);
             if self.stopped && next > 1 {
                 break;
             }
-            *depth = next;
-            *score = next_score;
-            if work.is_legal(self.root_best) {
+            it.depth = next;
+            it.score = score;
+            if it.work.is_legal(self.root_best) {
                 result.best = self.root_best;
             }
-            result.score = next_score;
+            result.score = score;
             result.depth = next;
-            let pv = self.principal_variation(work, next as usize);
-            report(self.report(game, next, next_score, Bound::Exact, pv, false));
+            let pv = self.principal_variation(&it.work, next as usize);
+            report(self.report(game, next, score, Bound::Exact, pv, false));
             if self.stopped {
                 break;
             }
