@@ -5,13 +5,13 @@ use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
 use crate::engine::events::{self, Arrival, Flow, Frontend};
+use crate::engine::input::InputLine;
 use crate::engine::job::JobKind;
 use crate::engine::{Engine, Finished, Settings};
 use crate::game::Side;
 use crate::game::variant::Variant;
 use crate::limits::Limits;
 use crate::players::PlayerKind;
-use crate::protocol::input::InputLine;
 use crate::search::SearchResult;
 use crate::search::report::{Report, score_text};
 

@@ -9,8 +9,8 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::Instant;
 
+use super::input::{InputLine, read_line_capped};
 use super::{Engine, Finished};
-use crate::protocol::input::{InputLine, read_line_capped};
 use crate::search::report::Report;
 
 /// Lines read but not yet answered, at most: a client that floods the engine while it

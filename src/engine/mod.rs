@@ -9,6 +9,7 @@
 #[cfg(test)]
 pub(crate) mod capture;
 pub mod events;
+pub mod input;
 pub mod job;
 mod session;
 

@@ -10,8 +10,8 @@
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
-use super::input::InputLine;
 use crate::engine::events::{self, Arrival, Flow, Frontend};
+use crate::engine::input::InputLine;
 use crate::engine::{DEFAULT_HASH_MB, Engine, Finished, Settings};
 use crate::game::gomoku::{Config, MAX_SIZE, MIN_SIZE, Opening};
 use crate::game::variant::Variant;

@@ -3,7 +3,6 @@
 
 pub mod command;
 pub mod gomocup;
-pub mod input;
 pub mod native;
 
 pub use native::run;
