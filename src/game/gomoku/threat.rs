@@ -27,6 +27,10 @@ const VCT_CLOSING_VCF: u32 = 10;
 /// Fours a quiet move may threaten to win with, to count as a threat.
 const QUIET_THREAT_VCF: u32 = 6;
 
+/// Failed positions remembered per map: a long solve keeps tens of megabytes at most
+/// (about 32 bytes an entry) instead of growing with its time.
+const MAX_REMEMBERED_FAILURES: usize = 1 << 20;
+
 /// How a forced win was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -225,7 +229,7 @@ impl<'a> ThreatSolver<'a> {
                 return None;
             }
         }
-        if !self.stopped {
+        if !self.stopped && self.vcf_failed.len() < MAX_REMEMBERED_FAILURES {
             self.vcf_failed.insert(key, fours);
         }
         None
@@ -347,7 +351,7 @@ impl<'a> ThreatSolver<'a> {
                 return None;
             }
         }
-        if !self.stopped {
+        if !self.stopped && self.vct_failed.len() < MAX_REMEMBERED_FAILURES {
             self.vct_failed.insert(key, (quiet, moves));
         }
         None
