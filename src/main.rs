@@ -9,6 +9,7 @@ use arbor::game::roles::SearchGame;
 use arbor::game::variant::{GameVisitor, Variant};
 use arbor::players::PlayerKind;
 use arbor::protocol;
+use arbor::search::time::DEFAULT_MOVE_OVERHEAD;
 
 /// arbor: an engine for Othello and other two-player board games.
 ///
@@ -31,7 +32,7 @@ struct Cli {
     hash: usize,
     /// Milliseconds kept back from every move for pipes and scheduling (as `set
     /// overhead`).
-    #[arg(long, default_value_t = 30)]
+    #[arg(long, default_value_t = DEFAULT_MOVE_OVERHEAD.as_millis() as u64)]
     overhead: u64,
 }
 

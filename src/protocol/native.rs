@@ -289,7 +289,7 @@ commands (see protocol.md):
   set seed <n>
   set hash <MiB>              memory for all tables (default 128)
   set level <n>               fixed search depth for go, 0 = none
-  set overhead <ms>           time kept back per move for pipes (default 30)
+  set overhead <ms>           time kept back per move for pipes (default 20)
   clear hash
   ping [text]
   help

@@ -17,7 +17,7 @@ pub struct Budget {
 }
 
 /// Default time kept back per move for process start-up, pipes and scheduling.
-pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(30);
+pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(20);
 
 /// Thinking time when `go` names no limit at all.
 pub const DEFAULT_MOVETIME: Duration = Duration::from_secs(1);
@@ -194,8 +194,8 @@ mod tests {
         assert_eq!(
             budget(&limits, 30, OVERHEAD),
             Some(Budget {
-                soft: ms(970),
-                hard: ms(970)
+                soft: ms(980),
+                hard: ms(980)
             })
         );
         let tiny = Limits {
@@ -258,7 +258,7 @@ mod tests {
             ..Limits::default()
         };
         let budget = budget(&limits, 30, OVERHEAD).unwrap();
-        assert!(budget.hard <= ms(70), "{budget:?}");
+        assert!(budget.hard + OVERHEAD <= ms(100), "{budget:?}");
     }
 
     #[test]
