@@ -139,26 +139,27 @@ impl TimeManager {
             .is_none_or(|b| self.start.elapsed() < b.soft / 2)
     }
 
-    /// Before an exact solve, the midgame search deepens for an eighth of the move's time,
-    /// so that a solve that does not finish leaves a searched move.
+    /// Before an exact solve, the midgame search deepens to depth 4 at most, and for an
+    /// eighth of the move's time at most: a move in hand, most of the time left for the
+    /// solve.
     pub fn may_deepen_before_solve(&self, depth: u32) -> bool {
-        match self.budget {
-            None => depth < 4,
-            Some(b) => self.start.elapsed() < b.soft / 8,
-        }
+        depth < 4
+            && self
+                .budget
+                .is_none_or(|b| self.start.elapsed() < b.soft / 8)
     }
 
-    /// When an exact solve started in a clocked move must give up: at half the hard
-    /// budget or the soft one, whichever is later, leaving the rest for deepening.
+    /// When an exact solve started in a clocked move must give up: at three quarters of
+    /// the hard budget, leaving the rest for deepening should it not finish.
     pub fn solve_deadline(&self) -> Option<Instant> {
-        self.budget.map(|b| self.start + b.soft.max(b.hard / 2))
+        self.budget.map(|b| self.start + b.hard * 3 / 4)
     }
 
     /// After a solve that did not finish, the midgame search deepens on while less than
-    /// three quarters of the hard budget has gone.
+    /// seven eighths of the hard budget has gone (the hard deadline stops it anyway).
     pub fn may_deepen_after_solve(&self) -> bool {
         self.budget
-            .is_none_or(|b| self.start.elapsed() < b.hard * 3 / 4)
+            .is_none_or(|b| self.start.elapsed() < b.hard * 7 / 8)
     }
 
     /// The largest exact solve worth starting with this much time (Othello empties).
