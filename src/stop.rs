@@ -31,7 +31,8 @@ impl Stop {
         }
     }
 
-    /// A stop nothing raises but its own limits (tests, command-line tools).
+    /// A stop with a flag of its own and no limits yet: only `raise` (or a limit added
+    /// later) stops what polls it.
     pub fn never() -> Stop {
         Stop::new(Arc::new(AtomicBool::new(false)))
     }

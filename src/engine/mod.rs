@@ -13,8 +13,6 @@ pub mod input;
 pub mod job;
 mod session;
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
@@ -241,10 +239,6 @@ impl Engine {
 
     // Options.
 
-    pub fn player(&self) -> PlayerKind {
-        self.player
-    }
-
     pub fn set_player(&mut self, player: PlayerKind) {
         self.player = player;
     }
@@ -257,10 +251,6 @@ impl Engine {
         self.rng = StdRng::seed_from_u64(seed);
     }
 
-    pub fn move_overhead(&self) -> Duration {
-        self.move_overhead
-    }
-
     pub fn set_move_overhead(&mut self, overhead: Duration) -> Result<(), String> {
         if overhead > MAX_MOVE_OVERHEAD {
             return Err(format!(
@@ -271,11 +261,6 @@ impl Engine {
         }
         self.move_overhead = overhead;
         Ok(())
-    }
-
-    /// The memory budget of all tables, MiB.
-    pub fn hash_mb(&self) -> usize {
-        self.session.megabytes()
     }
 
     /// Resizes every table to share `megabytes` MiB; a size the machine cannot provide
@@ -323,8 +308,7 @@ impl Engine {
         }
         let moves_left = self.session.moves_left();
         let time = TimeManager::new(&limits, moves_left, self.move_overhead, started);
-        let stop = self
-            .new_stop()
+        let stop = Stop::never()
             .with_deadline(time.hard_deadline())
             .with_node_limit(limits.nodes.unwrap_or(u64::MAX));
         let task = Task::Choose {
@@ -350,16 +334,14 @@ impl Engine {
         }
         // A threat search may find nothing for ever: it gets a default limit.
         let limit = limit.or((!self.session.exact_solvable()).then_some(THREAT_SOLVE_DEFAULT));
-        let stop = self
-            .new_stop()
-            .with_deadline(limit.map(|limit| Instant::now() + limit));
+        let stop = Stop::never().with_deadline(limit.map(|limit| Instant::now() + limit));
         self.start(JobKind::Solve, Task::Solve, stop)
     }
 
     /// Starts counting the leaves of the game tree at `depth`.
     pub fn perft(&mut self, depth: u32) -> Result<(), String> {
         self.ensure_idle()?;
-        let stop = self.new_stop();
+        let stop = Stop::never();
         self.start(JobKind::Perft, Task::Perft(depth), stop)
     }
 
@@ -460,10 +442,6 @@ impl Engine {
             ));
         }
         Ok(())
-    }
-
-    fn new_stop(&self) -> Stop {
-        Stop::new(Arc::new(AtomicBool::new(false)))
     }
 
     fn start(&mut self, kind: JobKind, task: Task, stop: Stop) -> Result<(), String> {

@@ -24,9 +24,9 @@ pub struct SearchResult {
     pub best: Move,
     pub score: Score,
     pub depth: u32,
-    /// Whether a solver proved `score` (exactly, or as a lower bound: see `bound`).
+    /// Whether a solver proved `score` (exactly, or as a lower bound for a proven win or
+    /// draw that the solve could not finish narrowing).
     pub exact: bool,
-    pub bound: Bound,
     pub nodes: u64,
 }
 
@@ -148,7 +148,6 @@ impl<G: SearchGame> Searcher<G> {
             score: 0,
             depth: 0,
             exact: false,
-            bound: Bound::Exact,
             nodes: 0,
         };
         if moves.len() == 1 && time.is_clocked() {
@@ -175,8 +174,8 @@ impl<G: SearchGame> Searcher<G> {
             depth: 0,
             max_depth,
         };
-        // Before a solve, deepen for a share of the time (a move in hand should the solve
-        // not finish); without one, until the clock says no further iteration fits.
+        // Before a solve, a short search (a move in hand should the solve not finish);
+        // without one, deepen until the clock says no further iteration fits.
         let mut may_deepen = |depth: u32| {
             if solve {
                 time.may_deepen_before_solve(depth)
@@ -256,7 +255,6 @@ impl<G: SearchGame> Searcher<G> {
             score: proof.lower,
             depth,
             exact: true,
-            bound,
             nodes: self.nodes,
         }
     }

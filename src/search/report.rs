@@ -34,10 +34,6 @@ impl Report {
     pub fn nps(&self) -> u64 {
         (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-6)) as u64
     }
-
-    pub fn best(&self) -> Option<&Line> {
-        self.lines.first()
-    }
 }
 
 /// The native spelling of a score: `+2.07` (Othello evaluation), `+4` (exact margin or

@@ -109,10 +109,6 @@ impl TimeManager {
         self.start
     }
 
-    pub fn budget(&self) -> Option<Budget> {
-        self.budget
-    }
-
     /// Whether a clock (rather than depth or nodes alone) limits the move.
     pub fn is_clocked(&self) -> bool {
         self.budget.is_some()

@@ -136,11 +136,6 @@ impl Solver {
         })
     }
 
-    /// The table's size in bytes.
-    pub fn table_bytes(&self) -> usize {
-        self.table.len() * std::mem::size_of::<Bucket>()
-    }
-
     /// What the last solve proved, even if it was stopped.
     pub fn progress(&self) -> Progress {
         self.progress
@@ -301,13 +296,7 @@ impl Solver {
         let empties = (board & !(player | opponent)).count_ones();
         #[cfg(target_arch = "x86_64")]
         if *USE_FAST {
-            let mut context = Context::<Fast> {
-                solver: self,
-                stop,
-                stopped: false,
-                next_check: 0,
-                isa: PhantomData,
-            };
+            let mut context = Context::<Fast>::new(self, stop);
             // SAFETY: USE_FAST is only true on a CPU with every feature `Fast` enables.
             let (score, best) = unsafe { context.root(player, opponent, alpha, beta, empties) };
             return (!context.stopped).then_some(Solution { score, best });
@@ -325,13 +314,7 @@ impl Solver {
         empties: u32,
         stop: &Stop,
     ) -> Option<Solution> {
-        let mut context = Context::<Portable> {
-            solver: self,
-            stop,
-            stopped: false,
-            next_check: 0,
-            isa: PhantomData,
-        };
+        let mut context = Context::<Portable>::new(self, stop);
         let (score, best) = context.root(player, opponent, alpha, beta, empties);
         (!context.stopped).then_some(Solution { score, best })
     }
@@ -456,6 +439,18 @@ struct Context<'a, I> {
     /// The node count at which the stop is checked next.
     next_check: u64,
     isa: PhantomData<I>,
+}
+
+impl<'a, I> Context<'a, I> {
+    fn new(solver: &'a mut Solver, stop: &'a Stop) -> Context<'a, I> {
+        Context {
+            solver,
+            stop,
+            stopped: false,
+            next_check: 0,
+            isa: PhantomData,
+        }
+    }
 }
 
 /// Any x86-64 CPU (or another architecture).
