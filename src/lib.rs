@@ -10,3 +10,4 @@ pub mod players;
 pub mod protocol;
 pub mod search;
 pub mod stop;
+pub mod text;

@@ -311,8 +311,8 @@ fn rectangles_sizes_and_restart() {
 #[test]
 fn garbage_gets_unknown_and_the_brain_lives_on() {
     let mut brain = Brain::spawn();
-    assert_eq!(brain.ask("hello world"), "UNKNOWN hello world");
-    assert_eq!(brain.ask("SWAP2BOARD"), "UNKNOWN SWAP2BOARD");
+    assert_eq!(brain.ask("hello world"), "UNKNOWN 'hello world'");
+    assert_eq!(brain.ask("SWAP2BOARD"), "UNKNOWN 'SWAP2BOARD'");
     brain.send_bytes(b"\xff\xfe\n");
     assert!(brain.reply().starts_with("UNKNOWN"));
     brain.send(&"x".repeat(200_000));

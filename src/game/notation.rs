@@ -2,6 +2,7 @@
 //! `3,2` (0-based column,row) and `pass`.
 
 use super::GameError;
+use crate::text::quote;
 
 /// A parsed move name, before the game maps it to its own numbering.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,8 +21,8 @@ pub fn parse_point(text: &str, size: usize) -> Result<Point, GameError> {
     }
     let bad = || {
         GameError(format!(
-            "bad move '{}': expected a name like a1 or 0-based x,y on a {size}x{size} board, or pass",
-            shorten(text)
+            "bad move {}: expected a name like a1 or 0-based x,y on a {size}x{size} board, or pass",
+            quote(text)
         ))
     };
     let (col, row) = if let Some((x, y)) = text.split_once(',') {
@@ -44,8 +45,8 @@ pub fn parse_point(text: &str, size: usize) -> Result<Point, GameError> {
     };
     if col >= size || row >= size {
         return Err(GameError(format!(
-            "move '{}' is off the {size}x{size} board",
-            shorten(text)
+            "move {} is off the {size}x{size} board",
+            quote(text)
         )));
     }
     Ok(Point::At { col, row })
@@ -69,17 +70,6 @@ fn parse_index(text: &str) -> Option<usize> {
         return None;
     }
     text.parse().ok()
-}
-
-/// Keeps error messages short when the input is huge.
-pub fn shorten(text: &str) -> String {
-    const LIMIT: usize = 24;
-    if text.chars().count() <= LIMIT {
-        text.to_string()
-    } else {
-        let head: String = text.chars().take(LIMIT).collect();
-        format!("{head}...")
-    }
 }
 
 #[cfg(test)]

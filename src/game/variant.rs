@@ -5,9 +5,9 @@ use std::fmt;
 
 use super::GameError;
 use super::gomoku::{Config, Family, Gomoku, Opening};
-use super::notation::shorten;
 use super::othello::{self, Othello, Rule};
 use super::roles::SearchGame;
+use crate::text::quote;
 
 /// A game with its options, as `newgame` and `--game` name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,16 +55,16 @@ impl Variant {
                                 .filter(|size| othello::SIZES.contains(size))
                                 .ok_or_else(|| {
                                     GameError(format!(
-                                        "othello size must be 4, 6 or 8, not '{}'",
-                                        shorten(value)
+                                        "othello size must be 4, 6 or 8, not {}",
+                                        quote(value)
                                     ))
                                 })?;
                         }
                         "rule" => rule = value.parse()?,
                         _ => {
                             return Err(GameError(format!(
-                                "unknown othello option '{}': expected size or rule",
-                                shorten(key)
+                                "unknown othello option {}: expected size or rule",
+                                quote(key)
                             )));
                         }
                     }
@@ -73,8 +73,8 @@ impl Variant {
             }
             "gomoku" | "pente" | "tictactoe" => parse_k_in_row(name, options),
             _ => Err(GameError(format!(
-                "unknown game '{}': expected {}",
-                shorten(name),
+                "unknown game {}: expected {}",
+                quote(name),
                 Variant::GAMES
             ))),
         }
@@ -108,7 +108,7 @@ fn parse_number(key: &str, value: &str) -> Result<usize, GameError> {
         .parse::<usize>()
         .ok()
         .filter(|&n| n <= 10_000)
-        .ok_or_else(|| GameError(format!("{key} must be a number, not '{}'", shorten(value))))
+        .ok_or_else(|| GameError(format!("{key} must be a number, not {}", quote(value))))
 }
 
 /// `gomoku [size=N] [rule=freestyle|exact] [opening=center|free]`,
@@ -133,8 +133,8 @@ fn parse_k_in_row<'a>(
                     "exact" | "standard" => true,
                     _ => {
                         return Err(GameError(format!(
-                            "gomoku rule must be freestyle or exact, not '{}'",
-                            shorten(value)
+                            "gomoku rule must be freestyle or exact, not {}",
+                            quote(value)
                         )));
                     }
                 }
@@ -146,14 +146,14 @@ fn parse_k_in_row<'a>(
                     "tournament" if family == Family::Pente => Opening::Tournament,
                     _ => {
                         return Err(GameError(format!(
-                            "{} opening must be {}, not '{}'",
+                            "{} opening must be {}, not {}",
                             name.to_ascii_lowercase(),
                             if family == Family::Pente {
                                 "center, tournament or free"
                             } else {
                                 "center or free"
                             },
-                            shorten(value)
+                            quote(value)
                         )));
                     }
                 })
@@ -166,9 +166,9 @@ fn parse_k_in_row<'a>(
                     Family::TicTacToe => "size or k",
                 };
                 return Err(GameError(format!(
-                    "unknown {} option '{}': expected {expected}",
+                    "unknown {} option {}: expected {expected}",
                     name.to_ascii_lowercase(),
-                    shorten(key)
+                    quote(key)
                 )));
             }
         }

@@ -9,6 +9,7 @@ use std::str::FromStr;
 
 use crate::game::roles::SearchGame;
 use crate::game::{Game, Move};
+use crate::text::quote;
 
 pub use greedy::Greedy;
 pub use random::RandomMover;
@@ -65,8 +66,8 @@ impl FromStr for PlayerKind {
             "random" => Ok(PlayerKind::Random),
             "greedy" => Ok(PlayerKind::Greedy),
             _ => Err(format!(
-                "unknown player '{}': expected {}",
-                crate::game::notation::shorten(text),
+                "unknown player {}: expected {}",
+                quote(text),
                 PlayerKind::NAMES
             )),
         }

@@ -12,6 +12,7 @@ use nom::{IResult, Parser};
 
 use crate::game::Side;
 use crate::limits::Limits;
+use crate::text::quote;
 
 /// One command line: an optional id echoed in the reply, and the command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -283,25 +284,6 @@ pub fn parse_number(text: &str, what: &str) -> Result<u64, String> {
             quote(text)
         )),
     }
-}
-
-/// Quotes user text for a one-line message: short, with control characters escaped.
-pub fn quote(text: &str) -> String {
-    const LIMIT: usize = 40;
-    let mut out = String::from("'");
-    for (count, c) in text.chars().enumerate() {
-        if count == LIMIT {
-            out.push_str("...");
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
-        }
-    }
-    out.push('\'');
-    out
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ use crate::game::{Move, Outcome, Side};
 use crate::limits::Limits;
 use crate::players::PlayerKind;
 use crate::search::report::{Report, report_fields};
+use crate::text::quote;
 
 /// Longest accepted input line; longer ones are answered with `UNKNOWN`.
 const MAX_LINE_BYTES: usize = 1 << 16;
@@ -33,8 +34,6 @@ pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(50);
 const FAST_DEPTH: u32 = 2;
 /// The largest table `INFO max_memory` gets, MiB.
 const MAX_TABLE_MB: usize = 1024;
-/// Longest echo of a bad command in `UNKNOWN` and `ERROR` replies, in characters.
-const MAX_ECHO: usize = 80;
 
 /// Runs the brain until `END` or the end of input (a move being thought about at the end
 /// of input is still played). Protocol lines go to `output`, one per reply, flushed.
@@ -140,7 +139,7 @@ fn brain_side(own: usize, opponent: usize) -> Side {
 
 /// `x,y` as 0-based column,row, both below `size`.
 fn parse_point(text: &str, size: usize) -> Result<(usize, usize), String> {
-    let bad = || format!("bad coordinates '{}': expected x,y", echo(text));
+    let bad = || format!("bad coordinates {}: expected x,y", quote(text));
     let (x, y) = text.split_once(',').ok_or_else(bad)?;
     let (x, y) = (
         parse_index(x).ok_or_else(bad)?,
@@ -159,16 +158,6 @@ fn parse_index(text: &str) -> Option<usize> {
         return None;
     }
     text.parse().ok()
-}
-
-/// Keeps echoed input short.
-fn echo(text: &str) -> String {
-    if text.chars().count() <= MAX_ECHO {
-        text.to_string()
-    } else {
-        let head: String = text.chars().take(MAX_ECHO).collect();
-        format!("{head}...")
-    }
 }
 
 /// The Gomocup name of a move: `x,y`.
@@ -312,7 +301,7 @@ impl Brain {
             // Nothing to stop: the answer has gone already.
             "YXSTOP" => {}
             "DONE" => self.error("DONE without BOARD"),
-            _ => self.line(&format!("UNKNOWN {}", echo(text))),
+            _ => self.line(&format!("UNKNOWN {}", quote(text))),
         }
         Flow::Continue
     }
@@ -345,7 +334,7 @@ impl Brain {
                 }
             }
             Some(_) => self.error("unsupported size"),
-            None => self.error(&format!("START needs a board size, not '{}'", echo(rest))),
+            None => self.error(&format!("START needs a board size, not {}", quote(rest))),
         }
     }
 
@@ -355,8 +344,8 @@ impl Brain {
             .and_then(|(w, h)| Some((parse_index(w)?, parse_index(h)?)))
         else {
             return self.error(&format!(
-                "RECTSTART needs width,height, not '{}'",
-                echo(rest)
+                "RECTSTART needs width,height, not {}",
+                quote(rest)
             ));
         };
         if width != height {
@@ -482,7 +471,7 @@ impl Brain {
         }
         let parsed = text
             .rsplit_once(',')
-            .ok_or_else(|| format!("bad BOARD line '{}': expected x,y,field", echo(text)))
+            .ok_or_else(|| format!("bad BOARD line {}: expected x,y,field", quote(text)))
             .and_then(|(point, field)| {
                 let (x, y) = parse_point(point, size)?;
                 match field.trim() {
@@ -492,8 +481,8 @@ impl Brain {
                         "BOARD {x},{y},3: field 3 (continuous game or renju marks) is not supported"
                     )),
                     other => Err(format!(
-                        "bad BOARD field '{}' at {x},{y}: expected 1 (own) or 2 (opponent)",
-                        echo(other)
+                        "bad BOARD field {} at {x},{y}: expected 1 (own) or 2 (opponent)",
+                        quote(other)
                     )),
                 }
             })
@@ -557,8 +546,8 @@ impl Brain {
                     | "rule"
             ) {
                 self.error(&format!(
-                    "INFO {key}: expected a number, not '{}'",
-                    echo(value)
+                    "INFO {key}: expected a number, not {}",
+                    quote(value)
                 ));
             }
             // game_type, evaluate, folder, thread_num and anything unknown.
@@ -992,7 +981,7 @@ mod tests {
             "name=\"arbor\"",
             "ERROR DONE without BOARD",
             "ERROR INFO timeout_turn",
-            "UNKNOWN foo bar",
+            "UNKNOWN 'foo bar'",
         ];
         assert_eq!(replies.len(), expected_prefixes.len(), "{replies:?}");
         for (reply, prefix) in replies.iter().zip(expected_prefixes) {

@@ -4,12 +4,13 @@
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
-use super::command::{Command, ParseError, Request, parse_line, parse_millis, parse_number, quote};
+use super::command::{Command, ParseError, Request, parse_line, parse_millis, parse_number};
 use crate::engine::events::{self, Arrival, Flow, Frontend};
 use crate::engine::input::InputLine;
 use crate::engine::{Engine, Finished, MAX_HASH_MB, Settings};
 use crate::game::variant::Variant;
 use crate::search::report::{Report, report_fields, score_text};
+use crate::text::quote;
 
 /// Longest accepted input line; longer ones are skipped and answered with `?`.
 pub const MAX_LINE_BYTES: usize = 1 << 20;

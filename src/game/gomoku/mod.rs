@@ -15,8 +15,9 @@ use std::fmt::{self, Write as _};
 use std::ops::RangeInclusive;
 
 use self::pattern::{EMPTY, PatternTable, RADIUS, Threat, WALL, slot};
-use super::notation::{self, Point, shorten};
+use super::notation::{self, Point};
 use super::{Game, GameError, Move, Outcome, Side};
+use crate::text::quote;
 
 pub use self::search::WIN;
 
@@ -932,8 +933,8 @@ impl Game for Gomoku {
                 '-' | '.' => continue,
                 other => {
                     return Err(GameError(format!(
-                        "setboard: bad cell '{}' at position {}: expected X, x, *, O, o, - or .",
-                        shorten(&other.to_string()),
+                        "setboard: bad cell {} at position {}: expected X, x, *, O, o, - or .",
+                        quote(&other.to_string()),
                         field + 1
                     )));
                 }

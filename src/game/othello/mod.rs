@@ -16,6 +16,7 @@ use std::str::FromStr;
 use self::bitboard::{Squares, flips, legal_moves, square_bit};
 use super::notation::{self, Point};
 use super::{Game, GameError, Move, Outcome, Side};
+use crate::text::quote;
 
 /// Who wins at the end: most discs (`Normal`) or fewest (`Misere`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -42,8 +43,8 @@ impl FromStr for Rule {
             "normal" => Ok(Rule::Normal),
             "misere" | "misère" => Ok(Rule::Misere),
             _ => Err(GameError(format!(
-                "unknown othello rule '{}': expected normal or misere",
-                notation::shorten(text)
+                "unknown othello rule {}: expected normal or misere",
+                quote(text)
             ))),
         }
     }
