@@ -1,5 +1,6 @@
 //! arbor: a game-playing engine for two-player perfect-information board games.
 
+pub mod bounds;
 pub mod cli;
 pub mod engine;
 pub mod game;

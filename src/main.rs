@@ -4,7 +4,8 @@ use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
 
-use arbor::engine::{DEFAULT_HASH_MB, MAX_HASH_MB, Settings};
+use arbor::bounds;
+use arbor::engine::{DEFAULT_HASH_MB, Settings};
 use arbor::game::roles::SearchGame;
 use arbor::game::variant::{GameVisitor, Variant};
 use arbor::players::PlayerKind;
@@ -25,14 +26,14 @@ struct Cli {
     #[arg(long, default_value = "search")]
     player: PlayerKind,
     /// Seed for repeatable random choices (as `set seed`); default: from the system.
-    #[arg(long)]
+    #[arg(long, value_parser = bounds::number)]
     seed: Option<u64>,
     /// Memory for all of the engine's tables in MiB (as `set hash`).
-    #[arg(long, default_value_t = DEFAULT_HASH_MB)]
+    #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = bounds::hash_mb)]
     hash: usize,
     /// Milliseconds kept back from every move for pipes and scheduling (as `set
     /// overhead`).
-    #[arg(long, default_value_t = DEFAULT_MOVE_OVERHEAD.as_millis() as u64)]
+    #[arg(long, default_value_t = DEFAULT_MOVE_OVERHEAD.as_millis() as u64, value_parser = overhead_ms)]
     overhead: u64,
 }
 
@@ -46,7 +47,7 @@ enum Commands {
         #[command(flatten)]
         game: GameArgs,
         /// Deepest depth to count.
-        #[arg(long, short)]
+        #[arg(long, short, value_parser = bounds::perft_depth)]
         depth: u32,
     },
     /// Plays engines against each other (two: a match; more: a round robin), as referee
@@ -59,18 +60,22 @@ enum Commands {
         /// Your colour: black, white, both (two people) or none (watch the engine).
         #[arg(long, default_value = "black")]
         color: String,
-        /// A fixed search depth for the engine instead of its clock.
-        #[arg(long)]
+        /// A fixed search depth for the engine instead of its clock (1 to 60; 0: the clock).
+        #[arg(long, value_parser = bounds::level)]
         level: Option<u32>,
         /// The engine's clock for the whole game, in seconds.
-        #[arg(long, default_value_t = 300.0)]
-        time: f64,
+        #[arg(long, default_value = "300", value_parser = bounds::seconds)]
+        time: std::time::Duration,
         /// Memory for the engine's tables, MiB.
-        #[arg(long, default_value_t = DEFAULT_HASH_MB)]
+        #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = bounds::hash_mb)]
         hash: usize,
         /// Who plays for the engine: search, random or greedy.
         #[arg(long, default_value = "search")]
         player: PlayerKind,
+        /// Seed for the engine's random choices (repeatable games); default: from the
+        /// system.
+        #[arg(long, value_parser = bounds::number)]
+        seed: Option<u64>,
     },
     /// Fits the Othello evaluation weights by least squares and prints them.
     Tune {
@@ -81,9 +86,9 @@ enum Commands {
         #[arg(long)]
         wthor: Option<std::path::PathBuf>,
         /// Self-play games to generate (for --rule misere).
-        #[arg(long, default_value_t = 3000)]
+        #[arg(long, default_value_t = 3000, value_parser = bounds::positive)]
         selfplay: usize,
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = bounds::number)]
         seed: u64,
     },
     /// Trains the Othello pattern evaluation on WTHOR games and writes its weights file.
@@ -100,8 +105,8 @@ enum Commands {
         /// Puzzle file: `<size> <side> B:<cells> W:<cells> ; <first> ; <line> ; <tags>`.
         file: std::path::PathBuf,
         /// Time limit per puzzle in milliseconds.
-        #[arg(long, default_value_t = 1000)]
-        movetime: u64,
+        #[arg(long, default_value = "1000", value_parser = bounds::millis)]
+        movetime: std::time::Duration,
         /// Also checks each solved puzzle's first move against every reply (slow).
         #[arg(long)]
         verify: bool,
@@ -110,7 +115,7 @@ enum Commands {
     /// exact-five gomoku for tournament managers (see protocol.md).
     Gomocup {
         /// Milliseconds kept back from every move for the manager's pipes and timing.
-        #[arg(long, default_value_t = 50)]
+        #[arg(long, default_value_t = 50, value_parser = overhead_ms)]
         overhead: u64,
     },
     /// Solves every position of an OBF file exactly and checks the listed scores.
@@ -119,7 +124,7 @@ enum Commands {
         file: std::path::PathBuf,
         /// Memory for the engine's tables, MiB (the solver gets three quarters; emptied
         /// before each position).
-        #[arg(long, default_value_t = 640)]
+        #[arg(long, default_value_t = 640, value_parser = bounds::hash_mb)]
         hash: usize,
     },
 }
@@ -135,28 +140,28 @@ struct MatchArgs {
     #[arg(long)]
     tc: Option<String>,
     /// Fixed milliseconds per move.
-    #[arg(long)]
-    movetime: Option<u64>,
+    #[arg(long, value_parser = bounds::millis)]
+    movetime: Option<std::time::Duration>,
     /// Fixed search depth per move.
-    #[arg(long)]
+    #[arg(long, value_parser = bounds::depth)]
     depth: Option<u32>,
     /// Fixed node count per move.
-    #[arg(long)]
+    #[arg(long, value_parser = bounds::number)]
     nodes: Option<u64>,
     /// Openings file: a move sequence (`f5d6c3`) or `<cells> <side>` per line.
     #[arg(long)]
     openings: Option<std::path::PathBuf>,
     /// Random openings of this many plies (seeded by --seed).
-    #[arg(long)]
+    #[arg(long, value_parser = opening_plies)]
     random_openings: Option<usize>,
     /// How many openings to play (each twice, colours swapped) per pairing; default: all
     /// of the openings file, or one.
-    #[arg(long)]
+    #[arg(long, value_parser = rounds)]
     rounds: Option<usize>,
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = bounds::number)]
     seed: u64,
     /// Games played at the same time (1 is best for timing on two cores).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = concurrency)]
     concurrency: usize,
     /// Appends one text line per finished game.
     #[arg(long)]
@@ -209,16 +214,8 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     let result = match &cli.command {
-        None => cli.game.variant().and_then(|variant| {
-            check_hash(cli.hash)?;
+        None => cli.game.variant().map(|variant| {
             let overhead = std::time::Duration::from_millis(cli.overhead);
-            if overhead > arbor::engine::MAX_MOVE_OVERHEAD {
-                return Err(format!(
-                    "--overhead {} is above {} ms",
-                    cli.overhead,
-                    arbor::engine::MAX_MOVE_OVERHEAD.as_millis()
-                ));
-            }
             let settings = Settings {
                 variant,
                 player: cli.player,
@@ -227,7 +224,6 @@ fn main() -> ExitCode {
                 move_overhead: overhead,
             };
             protocol::run(BufReader::new(io::stdin()), io::stdout(), settings);
-            Ok(())
         }),
         Some(Commands::Perft { game, depth }) => game
             .variant()
@@ -236,15 +232,8 @@ fn main() -> ExitCode {
         Some(Commands::Bench) => arbor::cli::bench::run(&mut io::stdout()).map(|_| ()),
         Some(Commands::Gomocup { overhead }) => {
             let overhead = std::time::Duration::from_millis(*overhead);
-            if overhead > arbor::engine::MAX_MOVE_OVERHEAD {
-                Err(format!(
-                    "--overhead is above {} ms",
-                    arbor::engine::MAX_MOVE_OVERHEAD.as_millis()
-                ))
-            } else {
-                protocol::gomocup::run(BufReader::new(io::stdin()), io::stdout(), overhead);
-                Ok(())
-            }
+            protocol::gomocup::run(BufReader::new(io::stdin()), io::stdout(), overhead);
+            Ok(())
         }
         Some(Commands::Match(args)) => run_match(args),
         Some(Commands::Puzzles {
@@ -254,13 +243,8 @@ fn main() -> ExitCode {
         }) => std::fs::read_to_string(file)
             .map_err(|e| format!("{}: {e}", file.display()))
             .and_then(|text| {
-                arbor::cli::puzzles::run_file(
-                    &text,
-                    std::time::Duration::from_millis(*movetime),
-                    *verify,
-                    &mut io::stdout(),
-                )
-                .map(|_| ())
+                arbor::cli::puzzles::run_file(&text, *movetime, *verify, &mut io::stdout())
+                    .map(|_| ())
             }),
         Some(Commands::Play {
             game,
@@ -269,7 +253,8 @@ fn main() -> ExitCode {
             time,
             hash,
             player,
-        }) => play(game, color, *level, *time, *hash, *player),
+            seed,
+        }) => play(game, color, *level, *time, *hash, *player, *seed),
         Some(Commands::Tune {
             rule,
             wthor,
@@ -295,25 +280,41 @@ fn main() -> ExitCode {
     }
 }
 
-fn check_hash(megabytes: usize) -> Result<(), String> {
-    if !(1..=MAX_HASH_MB).contains(&megabytes) {
-        return Err(format!(
-            "--hash {megabytes} is outside 1..={MAX_HASH_MB} MiB"
-        ));
-    }
-    Ok(())
+/// `--overhead` in milliseconds, bounded as `set overhead` is.
+fn overhead_ms(text: &str) -> Result<u64, String> {
+    bounds::move_overhead(text).map(|overhead| overhead.as_millis() as u64)
+}
+
+/// Most random plies an opening may have (longer ones stop where the game would end).
+const MAX_OPENING_PLIES: u64 = 10_000;
+/// Most openings (rounds) a match schedules.
+const MAX_ROUNDS: u64 = 1_000_000;
+/// Most games played at once.
+const MAX_CONCURRENCY: u64 = 256;
+
+fn opening_plies(text: &str) -> Result<usize, String> {
+    bounds::number_in(text, 0, MAX_OPENING_PLIES, "").map(|plies| plies as usize)
+}
+
+fn rounds(text: &str) -> Result<usize, String> {
+    bounds::number_in(text, 1, MAX_ROUNDS, "").map(|rounds| rounds as usize)
+}
+
+fn concurrency(text: &str) -> Result<usize, String> {
+    bounds::number_in(text, 1, MAX_CONCURRENCY, "").map(|games| games as usize)
 }
 
 fn play(
     game: &GameArgs,
     color: &str,
     level: Option<u32>,
-    time: f64,
+    time: std::time::Duration,
     hash: usize,
     player: PlayerKind,
+    seed: Option<u64>,
 ) -> Result<(), String> {
     use arbor::cli::play::PlaySettings;
-    check_hash(hash)?;
+    let level = level.filter(|&depth| depth > 0);
     let humans = match color.to_ascii_lowercase().as_str() {
         "black" | "b" | "x" => [true, false],
         "white" | "w" | "o" => [false, true],
@@ -325,19 +326,16 @@ fn play(
             ));
         }
     };
-    if !(time.is_finite() && time > 0.0) {
-        return Err(format!(
-            "--time must be a positive number of seconds, not {time}"
-        ));
+    if time.is_zero() {
+        return Err("--time must be more than 0 seconds".into());
     }
     let settings = PlaySettings {
         humans,
-        engine_time: level
-            .is_none()
-            .then(|| std::time::Duration::from_secs_f64(time)),
+        engine_time: level.is_none().then_some(time),
         depth: level,
         hash_mb: hash,
         player,
+        seed,
     };
     let variant = game.variant()?;
     arbor::cli::play::play(variant, settings, BufReader::new(io::stdin()), io::stdout())
@@ -382,13 +380,7 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
             command,
         });
     }
-    let seconds = |text: &str| -> Result<Duration, String> {
-        text.parse::<f64>()
-            .ok()
-            .filter(|s| s.is_finite() && *s >= 0.0)
-            .map(Duration::from_secs_f64)
-            .ok_or_else(|| format!("--tc: bad number '{text}'"))
-    };
+    let seconds = |text: &str| bounds::seconds(text).map_err(|e| format!("--tc: {e}"));
     let control = match (&args.tc, args.movetime, args.depth, args.nodes) {
         (Some(tc), None, None, None) => {
             let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
@@ -397,7 +389,7 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
                 inc: seconds(inc)?,
             }
         }
-        (None, Some(ms), None, None) => TimeControl::MoveTime(Duration::from_millis(ms)),
+        (None, Some(time), None, None) => TimeControl::MoveTime(time),
         (None, None, Some(depth), None) => TimeControl::Depth(depth),
         (None, None, None, Some(nodes)) => TimeControl::Nodes(nodes),
         (None, None, None, None) => TimeControl::Clock {
@@ -463,7 +455,6 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
 }
 
 fn solve(file: &std::path::Path, hash: usize) -> Result<(), String> {
-    check_hash(hash)?;
     let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let report = arbor::cli::solve::solve_file(&text, hash, &mut io::stdout())?;
     if report.mismatches > 0 {

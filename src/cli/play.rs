@@ -32,6 +32,8 @@ pub struct PlaySettings {
     pub hash_mb: usize,
     /// Who plays for the engine (the search, or a baseline).
     pub player: PlayerKind,
+    /// Seed for the engine's random choices; `None` seeds from the system.
+    pub seed: Option<u64>,
 }
 
 /// Plays one game of `variant` at the terminal until it ends, `quit` or the end of input.
@@ -45,6 +47,7 @@ pub fn play(
         variant,
         hash_mb: settings.hash_mb,
         player: settings.player,
+        seed: settings.seed,
         ..Settings::default()
     };
     let (mut engine, receiver) = Engine::new(&core_settings)?;
@@ -287,6 +290,7 @@ mod tests {
             depth: Some(3),
             hash_mb: 1,
             player,
+            seed: Some(1),
         };
         let variant = Variant::Othello {
             size: 4,

@@ -22,6 +22,7 @@ use rand::{RngCore, SeedableRng};
 use self::events::Event;
 use self::job::{JobKind, Outcome, Running};
 use self::session::{Session, Task, new_session};
+use crate::bounds::{MAX_HASH_MB, MAX_MOVE_OVERHEAD};
 use crate::game::roles::{Proof, ScoreValue};
 use crate::game::variant::Variant;
 use crate::game::{Move, Side};
@@ -35,12 +36,8 @@ use crate::stop::Stop;
 
 /// Default memory for all of the engine's tables, MiB.
 pub const DEFAULT_HASH_MB: usize = 128;
-/// The largest memory budget accepted, MiB.
-pub const MAX_HASH_MB: usize = 1 << 20;
 /// How long `solve` looks for a forced win by threats when no limit is given.
 pub const THREAT_SOLVE_DEFAULT: Duration = Duration::from_secs(10);
-/// The largest move overhead accepted.
-pub const MAX_MOVE_OVERHEAD: Duration = Duration::from_secs(10);
 
 /// How an engine starts (the command line mirrors `set`).
 #[derive(Clone, Debug)]

@@ -10,6 +10,7 @@ use nom::multi::many0;
 use nom::sequence::{preceded, separated_pair, terminated};
 use nom::{IResult, Parser};
 
+use crate::bounds;
 use crate::game::Side;
 use crate::limits::Limits;
 use crate::text::quote;
@@ -58,14 +59,6 @@ pub struct ParseError {
     pub id: Option<u64>,
     pub message: String,
 }
-
-pub const MAX_PERFT_DEPTH: u32 = 60;
-
-/// Largest accepted `go movestogo`.
-const MAX_MOVES_TO_GO: u64 = 10_000;
-
-/// Largest accepted millisecond count (about 31 years): keeps time arithmetic exact.
-const MAX_MILLIS: u64 = 1_000_000_000_000;
 
 /// Parses a line without its line ending. `Ok(None)` for blank and `#` comment lines.
 pub fn parse_line(line: &str) -> Result<Option<Request>, ParseError> {
@@ -117,9 +110,9 @@ pub fn parse_line(line: &str) -> Result<Option<Request>, ParseError> {
 fn parse_solve(args: &str) -> Result<Command, String> {
     match words(args).as_slice() {
         [] => Ok(Command::Solve(None)),
-        [key, value] if key.eq_ignore_ascii_case("movetime") => {
-            parse_millis(value, "solve movetime").map(|limit| Command::Solve(Some(limit)))
-        }
+        [key, value] if key.eq_ignore_ascii_case("movetime") => bounds::millis(value)
+            .map(|limit| Command::Solve(Some(limit)))
+            .map_err(|e| format!("solve movetime: {e}")),
         _ => Err(format!(
             "solve: expected nothing or 'movetime <ms>', got {}",
             quote(args)
@@ -201,13 +194,9 @@ fn parse_setboard(args: &str) -> Result<Command, String> {
 
 fn parse_perft(args: &str) -> Result<Command, String> {
     let depth = one_word(args, "perft", "a depth")?;
-    let depth = parse_number(&depth, "perft depth")?;
-    if depth > MAX_PERFT_DEPTH as u64 {
-        return Err(format!(
-            "perft depth must be at most {MAX_PERFT_DEPTH}, got {depth}"
-        ));
-    }
-    Ok(Command::Perft(depth as u32))
+    bounds::perft_depth(&depth)
+        .map(Command::Perft)
+        .map_err(|e| format!("perft depth: {e}"))
 }
 
 fn parse_go(args: &str) -> Result<Limits, String> {
@@ -218,25 +207,17 @@ fn parse_go(args: &str) -> Result<Limits, String> {
         let [key, value] = pair else {
             return Err(format!("go: {} needs a value", quote(pair[0])));
         };
-        let number = |what: &str| parse_number(value, &format!("go {what}"));
-        let millis = |what: &str| parse_millis(value, &format!("go {what}")).map(Some);
+        let check = |what: &str, e: String| format!("go {what}: {e}");
+        let millis = |what: &str| bounds::millis(value).map(Some).map_err(|e| check(what, e));
         match key.to_ascii_lowercase().as_str() {
             "time" => limits.time = millis("time")?,
             "inc" => limits.inc = millis("inc")?,
             "movetime" => limits.movetime = millis("movetime")?,
-            "depth" => {
-                let depth = number("depth")?;
-                limits.depth = Some(depth.min(u32::MAX as u64) as u32);
-            }
-            "nodes" => limits.nodes = Some(number("nodes")?),
+            "depth" => limits.depth = Some(bounds::depth(value).map_err(|e| check("depth", e))?),
+            "nodes" => limits.nodes = Some(bounds::number(value).map_err(|e| check("nodes", e))?),
             "movestogo" => {
-                let moves = number("movestogo")?;
-                if !(1..=MAX_MOVES_TO_GO).contains(&moves) {
-                    return Err(format!(
-                        "go movestogo: {moves} is outside 1..={MAX_MOVES_TO_GO}"
-                    ));
-                }
-                limits.moves_to_go = Some(moves as u32);
+                limits.moves_to_go =
+                    Some(bounds::moves_to_go(value).map_err(|e| check("movestogo", e))?)
             }
             _ => {
                 return Err(format!(
@@ -249,17 +230,6 @@ fn parse_go(args: &str) -> Result<Limits, String> {
     Ok(limits)
 }
 
-/// A millisecond count, at most `MAX_MILLIS`; `what` names it in errors.
-pub fn parse_millis(value: &str, what: &str) -> Result<Duration, String> {
-    let ms = parse_number(value, what)?;
-    if ms > MAX_MILLIS {
-        return Err(format!(
-            "{what}: {ms} ms is too large (at most {MAX_MILLIS})"
-        ));
-    }
-    Ok(Duration::from_millis(ms))
-}
-
 fn parse_set(args: &str) -> Result<Command, String> {
     match words(args).as_slice() {
         [name, value] => Ok(Command::Set {
@@ -269,20 +239,6 @@ fn parse_set(args: &str) -> Result<Command, String> {
         [] => Err("set needs <name> <value>".to_string()),
         [name] => Err(format!("set {}: missing value", quote(name))),
         _ => Err(format!("set takes <name> <value>, got {}", quote(args))),
-    }
-}
-
-/// A non-negative decimal integer that fits in u64.
-pub fn parse_number(text: &str, what: &str) -> Result<u64, String> {
-    let parsed: IResult<&str, &str, ()> = all_consuming(digit1).parse(text);
-    match parsed {
-        Ok(_) => text
-            .parse()
-            .map_err(|_| format!("{what}: {} is too large", quote(text))),
-        Err(_) => Err(format!(
-            "{what}: expected a non-negative integer, got {}",
-            quote(text)
-        )),
     }
 }
 
@@ -376,7 +332,7 @@ mod tests {
         assert_eq!(command("perft 9"), Command::Perft(9));
         assert!(error("perft 99999999999999999999999").contains("too large"));
         assert!(error("perft -1").contains("non-negative integer"));
-        assert!(error("perft 61").contains("at most"));
+        assert!(error("perft 61").contains("61 is outside 0..=60"));
         assert_eq!(
             command("go time 60000 inc 500 movestogo 20 movetime 100 depth 4 nodes 1000"),
             Command::Go(Limits {
@@ -393,7 +349,7 @@ mod tests {
         assert!(error("go wtime 5").contains("unknown limit"));
         assert!(error("go movestogo 0").contains("outside"));
         assert!(error("go time 1e9").contains("non-negative integer"));
-        assert!(error("go time 18446744073709551615").contains("too large"));
+        assert!(error("go time 18446744073709551615").contains("outside 0..=1000000000000"));
     }
 
     #[test]

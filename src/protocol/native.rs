@@ -4,17 +4,17 @@
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
-use super::command::{Command, ParseError, Request, parse_line, parse_millis, parse_number};
+use super::command::{Command, ParseError, Request, parse_line};
+use crate::bounds;
 use crate::engine::events::{self, Arrival, Flow, Frontend};
 use crate::engine::input::InputLine;
-use crate::engine::{Engine, Finished, MAX_HASH_MB, Settings};
+use crate::engine::{Engine, Finished, Settings};
 use crate::game::variant::Variant;
 use crate::search::report::{Report, report_fields, score_text};
 use crate::text::quote;
 
 /// Longest accepted input line; longer ones are skipped and answered with `?`.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
-const MAX_LEVEL: u64 = 60;
 
 /// Runs the protocol until `quit` or the end of input.
 pub fn run(
@@ -95,27 +95,19 @@ impl Native {
     fn set(engine: &mut Engine, name: &str, value: &str) -> Result<String, String> {
         match name {
             "player" => engine.set_player(value.parse()?),
-            "seed" => engine.set_seed(parse_number(value, "set seed")?),
+            "seed" => engine.set_seed(bounds::number(value).map_err(|e| format!("set seed: {e}"))?),
             "hash" => {
-                let megabytes = parse_number(value, "set hash")?;
-                if !(1..=MAX_HASH_MB as u64).contains(&megabytes) {
-                    return Err(format!(
-                        "set hash: {megabytes} MiB is outside 1..={MAX_HASH_MB}"
-                    ));
-                }
+                let megabytes = bounds::hash_mb(value).map_err(|e| format!("set hash: {e}"))?;
                 engine
-                    .set_hash(megabytes as usize)
+                    .set_hash(megabytes)
                     .map_err(|e| format!("set hash: {e}"))?;
             }
             "level" => {
-                let level = parse_number(value, "set level")?;
-                if level > MAX_LEVEL {
-                    return Err(format!("set level: {level} is outside 0..={MAX_LEVEL}"));
-                }
-                engine.set_level(level as u32);
+                engine.set_level(bounds::level(value).map_err(|e| format!("set level: {e}"))?)
             }
             "overhead" => {
-                let overhead = parse_millis(value, "set overhead")?;
+                let overhead =
+                    bounds::move_overhead(value).map_err(|e| format!("set overhead: {e}"))?;
                 engine
                     .set_move_overhead(overhead)
                     .map_err(|e| format!("set overhead: {e}"))?;

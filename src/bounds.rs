@@ -1,0 +1,168 @@
+//! The numbers every front end accepts, checked one way. The native protocol (`go`,
+//! `set`, `perft`, `solve`) and every command-line option parse through these, so a
+//! limit one of them accepts the others accept too, and `arbor match` never hands its
+//! engines a limit they would refuse. Errors name the value, not the option: callers
+//! prefix `go time: ` or `--tc: `.
+
+use std::time::Duration;
+
+use crate::text::quote;
+
+/// Largest millisecond count (about 31 years): keeps every deadline and clock sum exact.
+pub const MAX_MILLIS: u64 = 1_000_000_000_000;
+/// Largest `go movestogo`.
+pub const MAX_MOVES_TO_GO: u64 = 10_000;
+/// Deepest `perft`.
+pub const MAX_PERFT_DEPTH: u32 = 60;
+/// Deepest fixed search (`set level`, `play --level`); 0 means the clock decides.
+pub const MAX_LEVEL: u32 = 60;
+/// Largest memory budget for the engine's tables, MiB.
+pub const MAX_HASH_MB: usize = 1 << 20;
+/// Largest time kept back from every move for pipes and scheduling.
+pub const MAX_MOVE_OVERHEAD: Duration = Duration::from_secs(10);
+
+/// A non-negative decimal integer that fits in u64.
+pub fn number(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "expected a non-negative integer, got {}",
+            quote(text)
+        ));
+    }
+    text.parse()
+        .map_err(|_| format!("{} is too large (at most {})", quote(text), u64::MAX))
+}
+
+/// An integer in `low..=high`.
+pub fn number_in(text: &str, low: u64, high: u64, unit: &str) -> Result<u64, String> {
+    let value = number(text)?;
+    if !(low..=high).contains(&value) {
+        return Err(format!("{value}{unit} is outside {low}..={high}"));
+    }
+    Ok(value)
+}
+
+/// Whole milliseconds, at most [`MAX_MILLIS`].
+pub fn millis(text: &str) -> Result<Duration, String> {
+    number_in(text, 0, MAX_MILLIS, " ms").map(Duration::from_millis)
+}
+
+/// Decimal seconds (`300`, `0.05`), at most [`MAX_MILLIS`] milliseconds.
+pub fn seconds(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let valid = !text.is_empty()
+        && text.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && text.bytes().filter(|&b| b == b'.').count() <= 1
+        && text.bytes().any(|b| b.is_ascii_digit());
+    let value: f64 = match text.parse() {
+        Ok(value) if valid => value,
+        _ => {
+            return Err(format!(
+                "expected a non-negative number of seconds such as 60 or 0.5, got {}",
+                quote(text)
+            ));
+        }
+    };
+    let max_seconds = (MAX_MILLIS / 1000) as f64;
+    if value > max_seconds {
+        return Err(format!("{text} s is too long (at most {max_seconds} s)"));
+    }
+    Ok(Duration::from_secs_f64(value))
+}
+
+/// Memory for the engine's tables, 1..=[`MAX_HASH_MB`] MiB.
+pub fn hash_mb(text: &str) -> Result<usize, String> {
+    number_in(text, 1, MAX_HASH_MB as u64, " MiB").map(|mb| mb as usize)
+}
+
+/// A fixed search depth, 0..=[`MAX_LEVEL`].
+pub fn level(text: &str) -> Result<u32, String> {
+    number_in(text, 0, MAX_LEVEL as u64, "").map(|depth| depth as u32)
+}
+
+/// A perft depth, 0..=[`MAX_PERFT_DEPTH`].
+pub fn perft_depth(text: &str) -> Result<u32, String> {
+    number_in(text, 0, MAX_PERFT_DEPTH as u64, "").map(|depth| depth as u32)
+}
+
+/// A search depth limit (`go depth`): any u32; deeper than the game is the whole game.
+pub fn depth(text: &str) -> Result<u32, String> {
+    number_in(text, 0, u32::MAX as u64, "").map(|depth| depth as u32)
+}
+
+/// A `go movestogo` count, 1..=[`MAX_MOVES_TO_GO`].
+pub fn moves_to_go(text: &str) -> Result<u32, String> {
+    number_in(text, 1, MAX_MOVES_TO_GO, "").map(|moves| moves as u32)
+}
+
+/// The move overhead in milliseconds, at most [`MAX_MOVE_OVERHEAD`].
+pub fn move_overhead(text: &str) -> Result<Duration, String> {
+    number_in(text, 0, MAX_MOVE_OVERHEAD.as_millis() as u64, " ms").map(Duration::from_millis)
+}
+
+/// A count of one or more (games, rounds, positions).
+pub fn positive(text: &str) -> Result<usize, String> {
+    number_in(text, 1, usize::MAX as u64, "").map(|count| count as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_plain_decimal_integers() {
+        assert_eq!(number("42"), Ok(42));
+        assert_eq!(number(" 7 "), Ok(7));
+        for bad in ["", "-1", "+1", "1e9", "0x10", "1.5", "٣", "1 2"] {
+            assert!(
+                number(bad).unwrap_err().contains("non-negative integer"),
+                "{bad}"
+            );
+        }
+        assert!(
+            number("18446744073709551616")
+                .unwrap_err()
+                .contains("too large")
+        );
+        assert_eq!(number("18446744073709551615"), Ok(u64::MAX));
+    }
+
+    #[test]
+    fn ranges_are_checked() {
+        assert_eq!(hash_mb("1"), Ok(1));
+        assert!(hash_mb("0").unwrap_err().contains("0 MiB is outside 1..="));
+        assert!(hash_mb("1048577").is_err());
+        assert_eq!(level("60"), Ok(60));
+        assert!(level("61").is_err());
+        assert!(perft_depth("61").is_err());
+        assert!(moves_to_go("0").is_err());
+        assert_eq!(
+            millis("1000000000000"),
+            Ok(Duration::from_millis(MAX_MILLIS))
+        );
+        assert!(millis("1000000000001").is_err());
+        assert_eq!(move_overhead("10000"), Ok(Duration::from_secs(10)));
+        assert!(move_overhead("10001").is_err());
+        assert!(positive("0").is_err());
+        assert_eq!(depth("4294967295"), Ok(u32::MAX));
+        assert!(depth("4294967296").is_err());
+    }
+
+    #[test]
+    fn seconds_are_bounded_decimals() {
+        assert_eq!(seconds("0.05"), Ok(Duration::from_millis(50)));
+        assert_eq!(seconds("300"), Ok(Duration::from_secs(300)));
+        assert_eq!(
+            seconds("1000000000"),
+            Ok(Duration::from_secs(1_000_000_000))
+        );
+        for bad in [
+            "1e20", "1e19", "1e12", "inf", "NaN", "-1", ".", "", "1.2.3", "0x1",
+        ] {
+            assert!(seconds(bad).is_err(), "{bad}");
+        }
+        assert!(seconds("1000000001").unwrap_err().contains("too long"));
+        assert!(seconds("1000000000000").unwrap_err().contains("too long"));
+    }
+}
