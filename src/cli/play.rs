@@ -14,6 +14,7 @@ use crate::limits::Limits;
 use crate::players::PlayerKind;
 use crate::search::SearchResult;
 use crate::search::report::{Report, score_text};
+use crate::text::quote;
 
 /// Longest line a person may type.
 const MAX_LINE_BYTES: usize = 4096;
@@ -62,12 +63,15 @@ pub fn play(
         thinking_since: Instant::now(),
     };
     terminal.say(&format!(
-        "{} (type a move such as d3, or pass, undo, hint, moves, quit)",
+        "{} (type a move such as d3, or pass, undo, hint, moves, help, quit)",
         variant
     ));
     events::run(input, MAX_LINE_BYTES, &mut engine, receiver, &mut terminal);
     Ok(())
 }
+
+const HELP: &str = "a move (d3, or x,y such as 3,2; pass when you have none), moves (the legal ones), \
+hint (the engine's suggestion), undo (back to your previous turn), quit";
 
 struct Terminal {
     out: Box<dyn Write>,
@@ -129,7 +133,10 @@ impl Terminal {
             return if mv.is_pass() {
                 self.say("you cannot pass: you have a legal move")
             } else {
-                self.say(&format!("{text} is not a legal move here; try again"))
+                self.say(&format!(
+                    "{} is not a legal move here; try again",
+                    quote(text)
+                ))
             };
         }
         match engine.play_move(mv) {
@@ -148,7 +155,18 @@ impl Frontend for Terminal {
     fn arrive(&mut self, _engine: &mut Engine, line: InputLine, _at: Instant) -> Arrival<String> {
         match line {
             InputLine::Text(text) => Arrival::Queue(text.trim().to_string()),
-            InputLine::TooLong(_) | InputLine::NotUtf8 => Arrival::Queue(String::from("?")),
+            InputLine::TooLong(bytes) => {
+                self.say(&format!(
+                    "that line is too long ({bytes} bytes); type a move such as d3, or help"
+                ));
+                self.prompted = false;
+                Arrival::Handled
+            }
+            InputLine::NotUtf8 => {
+                self.say("that line is not text (not UTF-8); type a move such as d3, or help");
+                self.prompted = false;
+                Arrival::Handled
+            }
         }
     }
 
@@ -175,6 +193,7 @@ impl Frontend for Terminal {
                 }
             }
             "undo" => self.undo(engine),
+            "help" | "?" => self.say(HELP),
             _ => self.human_move(engine, &text),
         }
         Flow::Continue
@@ -282,7 +301,7 @@ mod tests {
         "a1\nb1\nc1\nd1\na2\nb2\nc2\nd2\na3\nb3\nc3\nd3\na4\nb4\nc4\nd4\npass\n";
 
     /// A whole 4x4 game, the person as Black against `player` at depth 3; the transcript.
-    fn play_4x4(script: String, player: PlayerKind) -> String {
+    fn play_4x4(script: impl Into<Vec<u8>>, player: PlayerKind) -> String {
         let output = Capture::default();
         let settings = PlaySettings {
             humans: [true, false],
@@ -296,7 +315,7 @@ mod tests {
             size: 4,
             rule: Rule::Normal,
         };
-        let input = std::io::Cursor::new(script.into_bytes());
+        let input = std::io::Cursor::new(script.into());
         play(variant, settings, input, output.clone()).unwrap();
         output.text()
     }
@@ -307,12 +326,31 @@ mod tests {
             + &EVERY_SQUARE.repeat(2);
         let text = play_4x4(script, PlayerKind::Search);
         assert!(text.contains("move 'e9' is off the 4x4 board"), "{text}");
-        assert!(text.contains("d4 is not a legal move here"));
+        assert!(text.contains("'d4' is not a legal move here"));
         assert!(text.contains("you cannot pass"));
         assert!(text.contains("hint: "));
         assert!(text.contains("legal moves: b1 a2 d3 c4"));
         assert!(text.contains("nothing to undo"));
         assert!(text.contains("arbor (white) plays"));
+        assert!(text.contains("game over: "), "{text}");
+    }
+
+    #[test]
+    fn bad_input_gets_an_explanation_and_the_game_goes_on() {
+        let mut script = b"\xff\xfe\n\x00\x1b[2J\n\r\n\x04\nhelp\n".to_vec();
+        script.extend("x".repeat(MAX_LINE_BYTES + 10).bytes());
+        script.extend(b"\n");
+        script.extend(EVERY_SQUARE.repeat(2).bytes());
+        let text = play_4x4(script, PlayerKind::Search);
+        assert!(text.contains("that line is not text (not UTF-8)"), "{text}");
+        assert!(text.contains("bad move '\\u{0}\\u{1b}[2J'"), "{text}");
+        assert!(text.contains("bad move '\\u{4}'"), "{text}");
+        assert!(text.contains("moves (the legal ones)"), "{text}");
+        assert!(text.contains("that line is too long"), "{text}");
+        assert!(
+            !text.contains('\0') && !text.contains('\x1b'),
+            "control characters echoed"
+        );
         assert!(text.contains("game over: "), "{text}");
     }
 
