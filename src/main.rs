@@ -97,8 +97,11 @@ enum Commands {
         #[arg(long)]
         wthor: std::path::PathBuf,
         /// Weights file to write (the shipped one is src/game/othello/weights/normal8.bin).
-        #[arg(long)]
+        #[arg(long, default_value = arbor::cli::train::DEFAULT_OUT)]
         out: std::path::PathBuf,
+        /// Replaces --out if it exists.
+        #[arg(long)]
+        force: bool,
     },
     /// Runs the threat solver on Gomoku forced-win puzzles and counts those solved.
     Puzzles {
@@ -223,6 +226,13 @@ fn main() -> ExitCode {
                 hash_mb: cli.hash,
                 move_overhead: overhead,
             };
+            if io::IsTerminal::is_terminal(&io::stdin()) {
+                eprintln!(
+                    "arbor {}: reading protocol commands (see protocol.md): try `help`, \
+                     `go`, `quit`. To play a game yourself: arbor play",
+                    env!("CARGO_PKG_VERSION")
+                );
+            }
             protocol::run(BufReader::new(io::stdin()), io::stdout(), settings);
         }),
         Some(Commands::Perft { game, depth }) => game
@@ -267,8 +277,8 @@ fn main() -> ExitCode {
                 arbor::cli::tune::tune(rule, wthor.as_deref(), *selfplay, *seed, &mut io::stdout())
                     .map(|_| ())
             }),
-        Some(Commands::Train { wthor, out }) => {
-            arbor::cli::train::train(wthor, out, &mut io::stdout())
+        Some(Commands::Train { wthor, out, force }) => {
+            arbor::cli::train::train(wthor, out, *force, &mut io::stdout())
         }
     };
     match result {

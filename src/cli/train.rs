@@ -80,8 +80,24 @@ fn shared_index() -> Vec<u32> {
 
 /// Trains all phases and writes the weights file; prints the held-out error per phase
 /// next to that of the hand-written evaluation.
-pub fn train(wthor: &Path, out_path: &Path, out: &mut impl std::io::Write) -> Result<(), String> {
+/// The weights file `train` writes unless told otherwise: a new file, never the shipped one.
+pub const DEFAULT_OUT: &str = "normal8-trained.bin";
+
+/// Trains and writes the weights to `out_path`. An existing file is replaced only with
+/// `replace`, and only once training has succeeded (written beside it, then renamed).
+pub fn train(
+    wthor: &Path,
+    out_path: &Path,
+    replace: bool,
+    out: &mut impl std::io::Write,
+) -> Result<(), String> {
     let io = |e: std::io::Error| e.to_string();
+    if out_path.exists() && !replace {
+        return Err(format!(
+            "{} exists: give --force to replace it, or another --out",
+            out_path.display()
+        ));
+    }
     let mut samples = Vec::new();
     let mut games = 0;
     replay_wthor(wthor, |positions, diff| {
@@ -97,12 +113,25 @@ pub fn train(wthor: &Path, out_path: &Path, out: &mut impl std::io::Write) -> Re
         games += 1;
     })?;
     writeln!(out, "{games} games, {} positions", samples.len()).map_err(io)?;
+    let held_out = samples.iter().filter(|sample| sample.holdout).count();
+    if held_out == 0 || held_out == samples.len() {
+        return Err(format!(
+            "{games} games are too few to train on (one in {HOLDOUT_EVERY} is held out)"
+        ));
+    }
     let (weights, reports) = fit(&samples);
     for report in reports {
         writeln!(out, "{report}").map_err(io)?;
     }
-    std::fs::write(out_path, pattern::encode(&weights))
-        .map_err(|e| format!("{}: {e}", out_path.display()))?;
+    let mut partial = out_path.as_os_str().to_owned();
+    partial.push(".partial");
+    let partial = std::path::PathBuf::from(partial);
+    std::fs::write(&partial, pattern::encode(&weights))
+        .and_then(|()| std::fs::rename(&partial, out_path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&partial);
+            format!("{}: {e}", out_path.display())
+        })?;
     writeln!(out, "wrote {}", out_path.display()).map_err(io)?;
     Ok(())
 }

@@ -198,6 +198,12 @@ pub fn replay_wthor(
             games += 1;
         }
     }
+    if games == 0 {
+        return Err(format!(
+            "{}: no finished games (expected .txt files of `<moves> <black disc difference>` lines)",
+            dir.display()
+        ));
+    }
     Ok(games)
 }
 
@@ -285,6 +291,13 @@ pub fn tune(
         (Rule::Normal, None) => return Err("tune --rule normal needs --wthor DIR".into()),
         (Rule::Misere, _) => selfplay_games(rule, selfplay, seed, &mut fit),
     };
+    if fit.samples == 0 || fit.holdout.is_empty() {
+        return Err(format!(
+            "{games} games give {} positions to fit and {} to hold out: too few to tune",
+            fit.samples,
+            fit.holdout.len()
+        ));
+    }
     let fitted = fit.solve();
     let io = |e: std::io::Error| e.to_string();
     writeln!(
