@@ -1,0 +1,130 @@
+//! Tests on the reference data in ../shared, the directory beside the checkout (CI has
+//! it; a user's clone does not). Without it each of these tests is reported `ignored` in
+//! the test summary, its name saying which file it needs.
+//!
+//! - the FFO endgame suite: exact scores from the solver;
+//! - the Gomoku forced-win puzzles: the threat solver within node limits, not clocks, so
+//!   the counts do not depend on the machine.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use arbor::cli::puzzles::{line_wins, parse_puzzle};
+use arbor::cli::solve::solve_file;
+use arbor::game::Game;
+use arbor::game::gomoku::threat::{Kind, ThreatSolver};
+use arbor::stop::Stop;
+use libtest_mimic::{Arguments, Failed, Trial};
+
+fn main() -> ExitCode {
+    let args = Arguments::from_args();
+    let trials = vec![
+        needs(
+            "ffo_1_to_19_scores_are_exact",
+            "othello/fforum-1-19.obf",
+            ffo_1_to_19,
+        ),
+        needs(
+            "ffo_20_to_36_scores_are_exact",
+            "othello/fforum-20-39.obf",
+            ffo_20_to_36,
+        ),
+        needs("vcf_puzzles", "gomoku/vcf.txt", vcf_puzzles),
+        needs("vct_puzzles", "gomoku/vct.txt", vct_puzzles),
+    ];
+    libtest_mimic::run(&args, trials).exit_code()
+}
+
+fn shared_data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
+}
+
+/// A test of the file `data` under ../shared/data: ignored, and named so, when it is absent.
+fn needs(name: &str, data: &str, test: fn(&str) -> Result<(), Failed>) -> Trial {
+    let path = shared_data().join(data);
+    let present = path.is_file();
+    let name = if present {
+        name.to_string()
+    } else {
+        format!("{name} (needs ../shared/data/{data})")
+    };
+    Trial::test(name, move || {
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            format!(
+                "{}: {e} (../shared is not beside this checkout)",
+                path.display()
+            )
+        })?;
+        test(&text)
+    })
+    .with_ignored_flag(!present)
+}
+
+fn ffo_1_to_19(text: &str) -> Result<(), Failed> {
+    let mut out = Vec::new();
+    let report = solve_file(text, 20, &mut out)?;
+    let out = String::from_utf8_lossy(&out);
+    assert_eq!(report.positions, 19, "{out}");
+    assert_eq!(report.mismatches, 0, "{out}");
+    Ok(())
+}
+
+fn ffo_20_to_36(text: &str) -> Result<(), Failed> {
+    // #37 to #39 take the longest; the benchmark script covers them.
+    let text: String = text
+        .lines()
+        .take(17)
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let mut out = Vec::new();
+    let report = solve_file(&text, 20, &mut out)?;
+    let out = String::from_utf8_lossy(&out);
+    assert_eq!(report.positions, 17, "{out}");
+    assert_eq!(report.mismatches, 0, "{out}");
+    Ok(())
+}
+
+/// Solves every puzzle with a node limit; returns (solved, total, solved by `kind`).
+fn run_puzzles(text: &str, nodes: u64, kind: Kind) -> (usize, usize, usize) {
+    let stop = Stop::never().with_node_limit(nodes);
+    let (mut solved, mut total, mut of_kind) = (0, 0, 0);
+    for line in text.lines().filter(|line| !line.trim().is_empty()) {
+        let puzzle = parse_puzzle(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        total += 1;
+        let attacker = puzzle.game.side_to_move();
+        let mut solver = ThreatSolver::new(attacker, &stop);
+        if let Some((moves, found)) = solver.solve(&puzzle.game) {
+            assert!(
+                line_wins(&puzzle.game, &moves),
+                "{line}: the line found does not win: {}",
+                moves
+                    .iter()
+                    .map(|&m| puzzle.game.format_move(m))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+            solved += 1;
+            of_kind += (found == kind) as usize;
+        }
+    }
+    (solved, total, of_kind)
+}
+
+fn vcf_puzzles(text: &str) -> Result<(), Failed> {
+    let (solved, total, vcf) = run_puzzles(text, 300_000, Kind::Vcf);
+    assert_eq!(total, 1129);
+    assert!(solved >= 1125, "{solved}/{total} solved within 300k nodes");
+    assert_eq!(
+        vcf, solved,
+        "every puzzle here has a VCF: the solver tries VCF first"
+    );
+    Ok(())
+}
+
+fn vct_puzzles(text: &str) -> Result<(), Failed> {
+    let (solved, total, vct) = run_puzzles(text, 100_000, Kind::Vct);
+    assert_eq!(total, 355);
+    assert!(solved >= 270, "{solved}/{total} solved within 100k nodes");
+    assert_eq!(vct, solved, "these puzzles have no VCF");
+    Ok(())
+}
