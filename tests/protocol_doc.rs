@@ -1,4 +1,5 @@
-//! Every example exchange in protocol.md, replayed against the engine in one session.
+//! Every example exchange in protocol.md and README.md, replayed against the engine, one
+//! session per file.
 //! Lines starting with `> ` are sent; the rest are the expected output. An expected line
 //! `  ...` stands for any number of lines, and `...` within a line for any text.
 
@@ -77,11 +78,22 @@ fn glob(pattern: &str, line: &str) -> bool {
 
 #[test]
 fn protocol_md_examples_match_the_engine() {
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/protocol.md")).unwrap();
+    replay("protocol.md", 15);
+}
+
+#[test]
+fn readme_transcripts_match_the_engine() {
+    replay("README.md", 3);
+}
+
+/// Replays every example exchange of `file` (at least `at_least` of them) in one session.
+fn replay(file: &str, at_least: usize) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    let doc = std::fs::read_to_string(path).unwrap();
     let examples = examples(&doc);
     assert!(
-        examples.len() >= 15,
-        "only {} examples found",
+        examples.len() >= at_least,
+        "only {} examples found in {file}",
         examples.len()
     );
     let mut child = Command::new(env!("CARGO_BIN_EXE_arbor"))
