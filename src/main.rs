@@ -332,7 +332,8 @@ fn play(
         "none" => [false, false],
         _ => {
             return Err(format!(
-                "--color must be black, white, both or none, not '{color}'"
+                "--color must be black, white, both or none, not {}",
+                arbor::text::quote(color)
             ));
         }
     };

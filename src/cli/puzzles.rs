@@ -5,6 +5,7 @@
 //! solved when the solver finds a win within the limit and its line replays to the
 //! attacker's win; the first move is also checked against `firsts=` when the file lists it.
 
+use crate::text::quote;
 use std::time::{Duration, Instant};
 
 use crate::game::gomoku::threat::ThreatSolver;
@@ -27,8 +28,10 @@ pub fn parse_puzzle(line: &str) -> Result<Puzzle, String> {
     let [size, side, black, white] = words.as_slice() else {
         return Err("expected '<size> <side> B:... W:...'".to_string());
     };
-    let size: usize = size.parse().map_err(|_| format!("bad size '{size}'"))?;
-    let side = Side::parse(side).ok_or_else(|| format!("bad side '{side}'"))?;
+    let size: usize = size
+        .parse()
+        .map_err(|_| format!("bad size {}", quote(size)))?;
+    let side = Side::parse(side).ok_or_else(|| format!("bad side {}", quote(side)))?;
     let mut game = Gomoku::new(Config::gomoku(size, false, Opening::Free)).map_err(|e| e.0)?;
     let mut cells = vec!['-'; size * size];
     for (list, prefix, stone) in [(black, "B:", 'X'), (white, "W:", 'O')] {
@@ -120,11 +123,18 @@ pub fn run_file(
 ) -> Result<(usize, usize), String> {
     let (mut solved, mut total, mut other_first) = (0, 0, 0);
     let mut times = Vec::new();
+    // Every line is checked before the first solve.
+    let mut puzzles = Vec::new();
     for (number, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
+        if !line.trim().is_empty() {
+            let puzzle = parse_puzzle(line).map_err(|e| format!("line {}: {e}", number + 1))?;
+            puzzles.push((number, puzzle));
         }
-        let puzzle = parse_puzzle(line).map_err(|e| format!("line {}: {e}", number + 1))?;
+    }
+    if puzzles.is_empty() {
+        return Err("no puzzles (expected lines: <size> <side> B:<cells> W:<cells> ; ...)".into());
+    }
+    for (number, puzzle) in puzzles {
         total += 1;
         let result = solve_puzzle(&puzzle.game, limit);
         times.push(result.time);

@@ -29,14 +29,22 @@ pub fn solve_file(
         hash_mb: megabytes,
         ..Settings::default()
     };
+    // Every line is checked before the first solve: a bad line late in a long file
+    // should not cost the solves before it.
+    let mut positions = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        if let Some(position) =
+            parse_obf_line(line).map_err(|e| format!("line {}: {e}", number + 1))?
+        {
+            positions.push((number, position));
+        }
+    }
+    if positions.is_empty() {
+        return Err("no positions (expected OBF lines: <64 cells> <side>; MOVE:+score;)".into());
+    }
     let (mut engine, receiver) = Engine::new(&settings)?;
     let mut report = SuiteReport::default();
-    for (number, line) in text.lines().enumerate() {
-        let Some(position) =
-            parse_obf_line(line).map_err(|e| format!("line {}: {e}", number + 1))?
-        else {
-            continue;
-        };
+    for (number, position) in positions {
         let game = &position.game;
         let cells = game.to_board_string();
         let (cells, side) = cells.split_at(64);
