@@ -1,0 +1,257 @@
+//! Hostile input to the command-line tools: every bad number, file or option gets a clear
+//! one-line error on stderr and exit status 2, never a panic, never output on stdout, and
+//! nothing is written. (The protocols' own hostile input is in protocol.rs and
+//! gomocup.rs; `arbor match` against misbehaving engines in harness.rs.)
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+const ARBOR: &str = env!("CARGO_BIN_EXE_arbor");
+
+/// A scratch directory of this test process.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arbor-hostile-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs arbor with `args` and `input` on stdin; asserts a refusal whose message contains
+/// `expected`, and returns what it printed on stdout (progress, for the long tools).
+fn refused(args: &[&str], input: &[u8], expected: &str) -> String {
+    let mut child = Command::new(ARBOR)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // The process may refuse before reading: a closed pipe is fine.
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}{stdout}");
+    assert!(
+        stderr.contains(expected),
+        "{args:?}: expected {expected:?} in {stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    assert!(
+        !stderr.chars().any(|c| c.is_control() && c != '\n'),
+        "{args:?}: control characters in {stderr:?}"
+    );
+    stdout.into_owned()
+}
+
+#[test]
+fn every_number_of_every_subcommand_is_checked() {
+    let engines = [
+        "--engine", "name=a", "cmd=true", "--engine", "name=b", "cmd=true",
+    ];
+    let matches = |extra: &[&'static str]| -> Vec<&'static str> {
+        let mut args = vec!["match"];
+        args.extend(engines);
+        args.extend(extra);
+        args
+    };
+    let not_integer = "expected a non-negative integer";
+    let not_seconds = "expected a non-negative number of seconds";
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--hash", "0"], "0 MiB is outside 1..=1048576"),
+        (vec!["--hash", "1048577"], "outside 1..=1048576"),
+        (vec!["--hash=-1"], not_integer),
+        (vec!["--hash", "1e3"], not_integer),
+        (vec!["--hash", "99999999999999999999999"], "too large"),
+        (vec!["--overhead", "10001"], "10001 ms is outside 0..=10000"),
+        (vec!["--overhead", "0.5"], not_integer),
+        (vec!["--seed=-1"], not_integer),
+        (vec!["--seed", "18446744073709551616"], "too large"),
+        (vec!["perft", "--depth", "61"], "61 is outside 0..=60"),
+        (vec!["perft", "--depth=-1"], not_integer),
+        (vec!["perft", "--depth", "4294967296"], "outside 0..=60"),
+        (vec!["perft", "--depth", ""], not_integer),
+        (vec!["play", "--time", "1e30"], not_seconds),
+        (vec!["play", "--time", "1e19"], not_seconds),
+        (vec!["play", "--time", "inf"], not_seconds),
+        (vec!["play", "--time", "NaN"], not_seconds),
+        (vec!["play", "--time=-5"], not_seconds),
+        (vec!["play", "--time", "1000000001"], "too long"),
+        (vec!["play", "--time", "0"], "more than 0 seconds"),
+        (vec!["play", "--level", "61"], "61 is outside 0..=60"),
+        (vec!["play", "--level=-1"], not_integer),
+        (vec!["play", "--hash", "0"], "outside 1..=1048576"),
+        (vec!["play", "--seed", "x"], not_integer),
+        (
+            vec!["play", "--color", "purple\u{1b}[2J"],
+            "not 'purple\\u{1b}[2J'",
+        ),
+        (vec!["solve", "x.obf", "--hash", "0"], "outside 1..=1048576"),
+        (
+            vec!["solve", "x.obf", "--hash", "4294967296000"],
+            "outside 1..=1048576",
+        ),
+        (vec!["puzzles", "x.txt", "--movetime", "1e3"], not_integer),
+        (
+            vec!["puzzles", "x.txt", "--movetime", "1000000000001"],
+            "outside 0..=1000000000000",
+        ),
+        (vec!["tune", "--selfplay", "0"], "0 is outside 1..="),
+        (vec!["tune", "--selfplay=-3"], not_integer),
+        (vec!["tune", "--seed", "1.5"], not_integer),
+        (vec!["gomocup", "--overhead", "99999"], "outside 0..=10000"),
+        (matches(&["--tc", "1e20"]), not_seconds),
+        (matches(&["--tc", "1e19"]), not_seconds),
+        (matches(&["--tc", "1e12"]), not_seconds),
+        (matches(&["--tc", "1000000000000"]), "too long"),
+        (matches(&["--tc", "60+1e20"]), not_seconds),
+        (matches(&["--tc=-1"]), not_seconds),
+        (matches(&["--tc", "x"]), not_seconds),
+        (
+            matches(&["--movetime", "1000000000001"]),
+            "outside 0..=1000000000000",
+        ),
+        (matches(&["--movetime=-1"]), not_integer),
+        (
+            matches(&["--depth", "4294967296"]),
+            "outside 0..=4294967295",
+        ),
+        (matches(&["--nodes=-1"]), not_integer),
+        (matches(&["--rounds", "0"]), "0 is outside 1..="),
+        (matches(&["--rounds", "99999999999"]), "outside 1..=1000000"),
+        (matches(&["--concurrency", "0"]), "0 is outside 1..="),
+        (matches(&["--concurrency", "100000"]), "outside 1..=256"),
+        (
+            matches(&["--random-openings", "99999999"]),
+            "outside 0..=10000",
+        ),
+        (matches(&["--seed=-1"]), not_integer),
+    ];
+    for (args, expected) in &cases {
+        let stdout = refused(args, b"", expected);
+        assert!(stdout.is_empty(), "{args:?}: printed {stdout}");
+    }
+    eprintln!("{} bad numbers refused", cases.len());
+}
+
+#[test]
+fn bad_files_are_refused_before_any_work() {
+    let dir = scratch("files");
+    let garbage = dir.join("garbage.bin");
+    std::fs::write(&garbage, [0xff, 0xfe, 0x00, 0x80, b'\n', 0xc3]).unwrap();
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "\n\n   \n").unwrap();
+    let nul = dir.join("nul.obf");
+    std::fs::write(&nul, "XX\0X O;\n").unwrap();
+    let late = dir.join("late.obf");
+    // A good position, then a bad line: nothing is solved.
+    std::fs::write(
+        &late,
+        "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;\nnonsense\n",
+    )
+    .unwrap();
+    let missing = dir.join("missing.txt");
+    let path = |p: &PathBuf| p.to_str().unwrap().to_string();
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec!["solve".into(), path(&garbage)], "valid UTF-8"),
+        (vec!["solve".into(), path(&empty)], "no positions"),
+        (vec!["solve".into(), path(&nul)], "line 1: setboard"),
+        (vec!["solve".into(), path(&late)], "line 2: OBF"),
+        (vec!["solve".into(), path(&missing)], "No such file"),
+        (vec!["solve".into(), path(&dir)], "directory"),
+        (vec!["puzzles".into(), path(&garbage)], "valid UTF-8"),
+        (vec!["puzzles".into(), path(&empty)], "no puzzles"),
+        (vec!["puzzles".into(), path(&late)], "line 1:"),
+        (vec!["puzzles".into(), path(&missing)], "No such file"),
+        (
+            vec!["tune".into(), "--wthor".into(), path(&missing)],
+            "No such file",
+        ),
+        (
+            vec!["tune".into(), "--wthor".into(), path(&dir)],
+            "no finished games",
+        ),
+        (vec!["tune".into()], "needs --wthor"),
+    ];
+    for (args, expected) in &cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let stdout = refused(&args, b"", expected);
+        assert!(stdout.is_empty(), "{args:?}: printed {stdout}");
+    }
+    eprintln!("{} bad files refused", cases.len());
+}
+
+#[test]
+fn train_writes_nothing_unless_it_trained() {
+    let dir = scratch("train");
+    let out = dir.join("weights.bin");
+    let games = dir.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    let (out_text, games_text) = (out.to_str().unwrap(), games.to_str().unwrap());
+    // A typo in --wthor, no games, too few games: no file appears.
+    let typo = format!("{games_text}-typo");
+    refused(
+        &["train", "--wthor", &typo, "--out", out_text],
+        b"",
+        "No such file",
+    );
+    refused(
+        &["train", "--wthor", games_text, "--out", out_text],
+        b"",
+        "no finished games",
+    );
+    std::fs::write(games.join("a.txt"), "f5d6c3d3c4f4 12\n").unwrap();
+    refused(
+        &["train", "--wthor", games_text, "--out", out_text],
+        b"",
+        "too few",
+    );
+    assert!(!out.exists());
+    // An existing file is kept without --force.
+    std::fs::write(&out, "keep").unwrap();
+    refused(
+        &["train", "--wthor", games_text, "--out", out_text],
+        b"",
+        "--force",
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "keep");
+    let listing: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(listing.len(), 2, "only weights.bin and games/: {listing:?}");
+}
+
+#[test]
+fn play_outlives_hostile_input() {
+    // Bytes that are not text, escapes, NULs, an over-long line: each is explained and the
+    // game goes on to its end.
+    let mut input = b"\xff\xfe\n\x00\n\x1b[31m\n\r\n".to_vec();
+    input.extend(std::iter::repeat_n(b'x', 2 << 20));
+    input.extend(b"\nhelp\n");
+    for _ in 0..20 {
+        input.extend(b"a1\nb1\nc1\nd1\na2\nb2\nc2\nd2\na3\nb3\nc3\nd3\na4\nb4\nc4\nd4\npass\n");
+    }
+    let mut child = Command::new(ARBOR)
+        .args(["play", "--size", "4", "--level", "2", "--seed", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success());
+    assert!(text.contains("that line is not text"), "{text}");
+    assert!(text.contains("that line is too long"), "{text}");
+    assert!(text.contains("bad move '\\u{1b}[31m'"), "{text}");
+    assert!(text.contains("game over: "), "{text}");
+    assert!(
+        !text.contains('\0') && !text.contains('\u{1b}'),
+        "control characters echoed"
+    );
+}
