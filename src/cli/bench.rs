@@ -62,13 +62,13 @@ const POSITIONS: &[BenchPosition] = &[
         game: "gomoku",
         options: &[],
         moves: "h8 i9 h9 h10 i8 g8 j7 k6 i10 g7",
-        depth: 7,
+        depth: 10,
     },
     BenchPosition {
         game: "gomoku",
         options: &[("rule", "exact")],
         moves: "h8 h9 i9 g7 j10 k11 i8 i7 j7",
-        depth: 7,
+        depth: 10,
     },
     BenchPosition {
         game: "pente",

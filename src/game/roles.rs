@@ -125,6 +125,12 @@ pub trait Evaluate: Game {
     fn order_key(&self, _mv: Move) -> i32 {
         0
     }
+    /// Whether the side to move must answer a threat now (Gomoku: a four, or an open
+    /// three): the search looks one ply further instead of evaluating such a position,
+    /// whose static value misses the answer.
+    fn must_answer(&self) -> bool {
+        false
+    }
 }
 
 /// Exact and threat solvers, with the table an exact solver keeps between solves.

@@ -360,6 +360,12 @@ impl<G: SearchGame> Searcher<G> {
             self.buffers[ply] = moves;
             return win_from_node(game.final_score(), ply);
         }
+        // Threats are searched out before the evaluation is trusted.
+        let depth = if depth == 0 && ply < MAX_PLY && game.must_answer() {
+            1
+        } else {
+            depth
+        };
         if depth == 0 || ply >= MAX_PLY {
             self.buffers[ply] = moves;
             return game.evaluate();

@@ -18,6 +18,10 @@ const SURE_WIN: Score = 100_000;
 const EXACT_POINTS: usize = 25;
 const EXACT_EMPTIES: u32 = 20;
 
+/// Most candidate moves searched below the root: the best by the points' value to both
+/// sides.
+const SEARCH_CANDIDATES: usize = 10;
+
 /// Moves a side makes in a typical game between engines, and the fewest the time
 /// manager plans for while the game goes on.
 const EXPECTED_MOVES: u32 = 22;
@@ -276,8 +280,24 @@ impl Evaluate for Gomoku {
         expected.min(self.empties().div_ceil(2)).max(1)
     }
 
+    fn must_answer(&self) -> bool {
+        if self.config.family != Family::Gomoku {
+            return false;
+        }
+        let (me, them) = (self.side_to_move(), self.side_to_move().opponent());
+        self.threat_count(me, Threat::Five) == 0
+            && (self.threat_count(them, Threat::Five) > 0
+                || (self.threat_count(them, Threat::OpenFour) > 0
+                    && self.threat_count(me, Threat::Four) == 0))
+    }
+
     fn search_moves(&self, moves: &mut Vec<Move>) {
         candidates(self, moves);
+        if moves.len() > SEARCH_CANDIDATES && self.config.family == Family::Gomoku {
+            // Below the root only the points that matter most to either side are searched.
+            moves.sort_unstable_by_key(|&mv| std::cmp::Reverse(self.order_key(mv)));
+            moves.truncate(SEARCH_CANDIDATES);
+        }
     }
 
     fn order_key(&self, mv: Move) -> i32 {

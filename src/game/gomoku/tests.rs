@@ -292,6 +292,37 @@ mod search {
     }
 
     #[test]
+    fn a_three_or_a_four_must_be_answered() {
+        // White's open three: Black, with no four of its own, must answer it.
+        let three = setup(15, "a1 c1 o15", "g8 h8 i8", Side::Black);
+        assert!(three.must_answer());
+        // With a four to make, Black may answer with it instead: no forced answer.
+        let counter = setup(15, "a1 b1 c1 o15", "g8 h8 i8 n14", Side::Black);
+        assert!(!counter.must_answer());
+        // White's four must be blocked even when Black could make a four.
+        let four = setup(15, "a1 b1 c1 o15", "g8 h8 i8 j8", Side::Black);
+        assert!(four.must_answer());
+        let quiet = setup(15, "h8 a1", "g7 o15", Side::Black);
+        assert!(!quiet.must_answer());
+    }
+
+    #[test]
+    fn below_the_root_only_the_most_valuable_points_are_searched() {
+        let g = setup(15, "h8 i9 g9 j7", "h9 i8 g8 h7", Side::Black);
+        let mut all = Vec::new();
+        g.root_moves(&mut all, &Stop::never());
+        let mut searched = Vec::new();
+        g.search_moves(&mut searched);
+        assert!(all.len() > searched.len(), "{} candidates", all.len());
+        let best = all.iter().map(|&mv| g.order_key(mv)).max().unwrap();
+        let worst_kept = searched.iter().map(|&mv| g.order_key(mv)).min().unwrap();
+        assert!(searched.iter().all(|mv| all.contains(mv)));
+        assert!(searched.iter().any(|&mv| g.order_key(mv) == best));
+        let dropped = all.iter().filter(|mv| !searched.contains(mv));
+        assert!(dropped.into_iter().all(|&mv| g.order_key(mv) <= worst_kept));
+    }
+
+    #[test]
     fn small_boards_solve_exactly() {
         let three = game(Config::tictactoe(3, 3));
         assert_eq!(solve(&three).lower, 0, "3x3 is a draw");
