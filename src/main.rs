@@ -380,12 +380,22 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
         let name = spec
             .strip_prefix("name=")
             .and_then(|rest| rest.split_whitespace().next())
-            .ok_or_else(|| format!("--engine '{spec}': expected name=NAME cmd=COMMAND"))?;
+            .ok_or_else(|| {
+                format!(
+                    "--engine {}: expected name=NAME cmd=COMMAND",
+                    arbor::text::quote(&spec)
+                )
+            })?;
         let command = spec
             .split_once("cmd=")
             .map(|(_, command)| command.trim().to_string())
             .filter(|command| !command.is_empty())
-            .ok_or_else(|| format!("--engine '{spec}': missing cmd=COMMAND"))?;
+            .ok_or_else(|| {
+                format!(
+                    "--engine {}: missing cmd=COMMAND",
+                    arbor::text::quote(&spec)
+                )
+            })?;
         engines.push(EngineSpec {
             name: name.to_string(),
             command,
@@ -395,8 +405,12 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
     let control = match (&args.tc, args.movetime, args.depth, args.nodes) {
         (Some(tc), None, None, None) => {
             let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
+            let base = seconds(base)?;
+            if base.is_zero() {
+                return Err("--tc: the time per game must be more than 0 seconds".into());
+            }
             TimeControl::Clock {
-                base: seconds(base)?,
+                base,
                 inc: seconds(inc)?,
             }
         }
@@ -425,33 +439,7 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
     openings = (0..rounds)
         .map(|i| openings[i % openings.len()].clone())
         .collect();
-    let sprt = match &args.sprt {
-        None => None,
-        Some(words) => {
-            let mut sprt = arbor::harness::stats::Sprt {
-                elo0: 0.0,
-                elo1: 10.0,
-                alpha: 0.05,
-                beta: 0.05,
-            };
-            for word in words.iter().flat_map(|w| w.split_whitespace()) {
-                let (key, value) = word
-                    .split_once('=')
-                    .ok_or_else(|| format!("--sprt: expected key=value, got '{word}'"))?;
-                let value: f64 = value
-                    .parse()
-                    .map_err(|_| format!("--sprt: bad number in '{word}'"))?;
-                match key {
-                    "elo0" => sprt.elo0 = value,
-                    "elo1" => sprt.elo1 = value,
-                    "alpha" => sprt.alpha = value,
-                    "beta" => sprt.beta = value,
-                    _ => return Err(format!("--sprt: unknown '{key}'")),
-                }
-            }
-            Some(sprt)
-        }
-    };
+    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
     let config = MatchConfig {
         engines,
         variant,
@@ -463,6 +451,43 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
         sprt,
     };
     run_match(&config, &mut io::stdout()).map(|_| ())
+}
+
+/// `--sprt elo0=0 elo1=10 alpha=0.05 beta=0.05`: any of the four, each once.
+fn parse_sprt(words: &[String]) -> Result<arbor::harness::stats::Sprt, String> {
+    use arbor::text::quote;
+    let mut values = [
+        ("elo0", 0.0),
+        ("elo1", 10.0),
+        ("alpha", 0.05),
+        ("beta", 0.05),
+    ];
+    let mut seen = Vec::new();
+    for word in words.iter().flat_map(|w| w.split_whitespace()) {
+        let (key, value) = word
+            .split_once('=')
+            .ok_or_else(|| format!("--sprt: expected key=value, got {}", quote(word)))?;
+        let slot = values
+            .iter_mut()
+            .find(|(name, _)| *name == key)
+            .ok_or_else(|| {
+                format!(
+                    "--sprt: unknown {}: expected elo0, elo1, alpha or beta",
+                    quote(key)
+                )
+            })?;
+        if seen.contains(&key) {
+            return Err(format!("--sprt: {key} given twice"));
+        }
+        seen.push(key);
+        slot.1 = value
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| format!("--sprt: {key}: not a number: {}", quote(value)))?;
+    }
+    let [elo0, elo1, alpha, beta] = values.map(|(_, value)| value);
+    arbor::harness::stats::Sprt::new(elo0, elo1, alpha, beta).map_err(|e| format!("--sprt: {e}"))
 }
 
 fn solve(file: &std::path::Path, hash: usize) -> Result<(), String> {

@@ -9,9 +9,12 @@ use arbor::game::{Game, Side};
 
 const ARBOR: &str = env!("CARGO_BIN_EXE_arbor");
 
+/// A misbehaving engine's command. The seed is this test process's id, so the command
+/// line is unique to it: the leftover check sees this process's engines only.
 fn misbehave(mode: &str, at: u32) -> String {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/misbehave.py");
-    format!("python3 {script} {mode} {at} {ARBOR} --player random --seed 3")
+    let tag = std::process::id();
+    format!("python3 {script} {mode} {at} {ARBOR} --player random --seed {tag}")
 }
 
 struct Outcome {
@@ -20,14 +23,11 @@ struct Outcome {
 }
 
 fn run_match(second: &str, extra: &[&str]) -> Outcome {
-    let dir = std::env::temp_dir().join(format!(
-        "arbor-harness-{}-{}",
-        std::process::id(),
-        second.len() + extra.len()
-    ));
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("arbor-harness-{}-{run}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let records = dir.join(format!("records-{}.txt", rand_suffix(second)));
-    let _ = std::fs::remove_file(&records);
+    let records = dir.join("records.txt");
     let output = Command::new(ARBOR)
         .args([
             "match",
@@ -45,18 +45,16 @@ fn run_match(second: &str, extra: &[&str]) -> Outcome {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    Outcome {
+    let outcome = Outcome {
         stdout: String::from_utf8(output.stdout).unwrap(),
         records: std::fs::read_to_string(&records).unwrap_or_default(),
-    }
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    outcome
 }
 
-fn rand_suffix(text: &str) -> u64 {
-    text.bytes().fold(1469598103934665603u64, |h, b| {
-        (h ^ b as u64).wrapping_mul(1099511628211)
-    })
-}
-
+/// No process whose command line contains `marker` (unique to this test process) is
+/// left once the match is over.
 fn no_leftover(marker: &str) {
     std::thread::sleep(std::time::Duration::from_millis(300));
     let ps = Command::new("ps").args(["-eo", "args"]).output().unwrap();
@@ -88,7 +86,7 @@ fn check_adjudication(mode: &str, at: u32, reason: &str, extra: &[&str]) {
     let columns: Vec<&str> = table.split_whitespace().collect();
     assert_eq!(&columns[1..5], ["2", "2", "0", "0"], "{table}");
     assert_eq!(outcome.records.lines().count(), 2, "{}", outcome.records);
-    no_leftover(&format!("misbehave.py {mode}"));
+    no_leftover(&misbehave(mode, at));
 }
 
 #[test]
@@ -227,12 +225,13 @@ fn round_robin_with_an_openings_file() {
         assert_eq!(row.split_whitespace().nth(1), Some("8"), "{row}");
     }
     assert!(stdout.contains("(black) - ") && stdout.contains("over "));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Ctrl-C (SIGINT to the harness alone) takes the engines down with it.
 #[test]
 fn interrupt_leaves_no_engine_behind() {
-    let marker = "--seed 777";
+    let marker = format!("--seed {}777", std::process::id());
     let mut harness = Command::new(ARBOR)
         .args(["match", "--tc", "60"])
         .args(["--engine", "name=a", &format!("cmd={ARBOR} {marker}")])
@@ -278,4 +277,184 @@ fn a_tiny_clock_with_a_large_increment_never_forfeits() {
         assert_eq!(columns[1], "2", "{stdout}");
         assert_eq!(&columns[columns.len() - 3..], ["0", "0", "0"], "{stdout}");
     }
+}
+
+#[test]
+fn flooding_info_lines_lose_at_the_deadline() {
+    check_adjudication("flood", 2, "lost on time", &["--movetime", "300"]);
+}
+
+#[test]
+fn a_reply_that_never_ends_loses() {
+    // No newline ever comes: the line is a protocol error once it passes the cap.
+    check_adjudication(
+        "endless",
+        2,
+        "protocol error: a line longer than",
+        &["--movetime", "300"],
+    );
+}
+
+#[test]
+fn an_overlong_line_is_a_protocol_error() {
+    check_adjudication(
+        "longline",
+        2,
+        "protocol error: a line longer than 65536 bytes",
+        &["--tc", "5"],
+    );
+}
+
+/// Engines that cannot start, or flood or never end their first line: each game is lost
+/// by that engine, the match goes on, and the table is printed.
+#[test]
+fn engines_that_never_start_lose_their_games_and_the_match_goes_on() {
+    for (command, reason) in [
+        ("/nonexistent/engine", "cannot start bad"),
+        ("yes", "'ping' got 'y' before its reply"),
+        (
+            "sh -c 'exec cat /dev/zero'",
+            "protocol error: a line longer than",
+        ),
+        ("false", "crashed"),
+    ] {
+        let outcome = run_match(command, &["--movetime", "100", "--rounds", "1"]);
+        let games: Vec<&str> = outcome
+            .stdout
+            .lines()
+            .filter(|l| l.starts_with("game "))
+            .collect();
+        assert_eq!(games.len(), 2, "{command}: {}", outcome.stdout);
+        assert!(
+            games.iter().all(|g| g.contains(reason)),
+            "{command}: {games:?}"
+        );
+        let bad = outcome
+            .stdout
+            .lines()
+            .find(|l| l.starts_with("bad "))
+            .unwrap();
+        let columns: Vec<&str> = bad.split_whitespace().collect();
+        assert_eq!(&columns[1..5], ["2", "0", "0", "2"], "{bad}");
+        assert_eq!(columns.last(), Some(&"2"), "two failures: {bad}");
+    }
+}
+
+fn refused(args: &[&str], expected: &str) {
+    let output = Command::new(ARBOR)
+        .arg("match")
+        .args(args)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    assert!(output.stdout.is_empty(), "{args:?} played");
+}
+
+#[test]
+fn bad_match_settings_are_refused_before_any_game() {
+    let a = format!("cmd={ARBOR}");
+    let two = ["--engine", "name=a", &a, "--engine", "name=b", &a];
+    let with = |extra: &[&str]| -> Vec<String> {
+        two.iter().chain(extra).map(|s| s.to_string()).collect()
+    };
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            with(&["--sprt", "alpha=2"]),
+            "alpha must be between 0 and 1",
+        ),
+        (with(&["--sprt", "beta=0"]), "beta must be between 0 and 1"),
+        (
+            with(&["--sprt", "alpha=1"]),
+            "alpha must be between 0 and 1",
+        ),
+        (with(&["--sprt", "elo0=10", "elo1=0"]), "must be below elo1"),
+        (with(&["--sprt", "elo0=5", "elo1=5"]), "must be below elo1"),
+        (with(&["--sprt", "elo1=inf"]), "not a number"),
+        (with(&["--sprt", "alpha=NaN"]), "not a number"),
+        (with(&["--sprt", "gamma=1"]), "unknown 'gamma'"),
+        (
+            with(&["--sprt", "alpha=0.1", "alpha=0.2"]),
+            "alpha given twice",
+        ),
+        (with(&["--sprt", "alpha"]), "expected key=value"),
+        (with(&["--tc", "0"]), "more than 0 seconds"),
+        (with(&["--tc", "0+0"]), "more than 0 seconds"),
+        (
+            with(&["--tc", "1e12"]),
+            "expected a non-negative number of seconds",
+        ),
+        (
+            with(&["--tc", "60+"]),
+            "expected a non-negative number of seconds",
+        ),
+        (
+            vec!["--engine", "name=a", &a, "--engine", "name=a", &a]
+                .into_iter()
+                .map(String::from)
+                .collect(),
+            "two engines are named 'a'",
+        ),
+        (
+            vec![
+                "--engine", "name=a", &a, "--engine", "name=b", &a, "--engine", "name=c", &a,
+                "--sprt", "elo1=5",
+            ]
+            .into_iter()
+            .map(String::from)
+            .collect(),
+            "--sprt needs exactly two engines",
+        ),
+    ];
+    for (args, expected) in &cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        refused(&args, expected);
+    }
+}
+
+#[test]
+fn openings_that_leave_no_choice_are_refused() {
+    let dir = std::env::temp_dir().join(format!("arbor-openings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let a = format!("cmd={ARBOR}");
+    let two = ["--engine", "name=a", &a, "--engine", "name=b", &a];
+    // After these moves White's only move is c4; the board is a finished game.
+    let forced = "d3c3b3b2b1a1f5c1";
+    let over = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX O";
+    for (text, expected) in [
+        (forced, "line 1: the opening leaves a single forced move"),
+        (over, "line 1: the opening ends the game"),
+    ] {
+        let file = dir.join("openings.txt");
+        std::fs::write(&file, format!("{text}\n")).unwrap();
+        let mut args: Vec<&str> = two.to_vec();
+        args.extend(["--openings", file.to_str().unwrap()]);
+        refused(&args, expected);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Two copies of a deterministic engine play the same game with both colours: the pair
+/// is flagged.
+#[test]
+fn identical_colour_swapped_games_are_flagged() {
+    let greedy = format!("cmd={ARBOR} --player greedy --seed 1");
+    let output = Command::new(ARBOR)
+        .args(["match", "--game", "othello", "--size", "6", "--depth", "1"])
+        .args([
+            "--engine", "name=one", &greedy, "--engine", "name=two", &greedy,
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("warning: games 1 and 2 are the same game with colours swapped"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("warning: 1 of 1 pairs were one game played twice"),
+        "{stdout}"
+    );
 }

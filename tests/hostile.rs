@@ -181,6 +181,7 @@ fn bad_files_are_refused_before_any_work() {
         assert!(stdout.is_empty(), "{args:?}: printed {stdout}");
     }
     eprintln!("{} bad files refused", cases.len());
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -219,6 +220,7 @@ fn train_writes_nothing_unless_it_trained() {
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "keep");
     let listing: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
     assert_eq!(listing.len(), 2, "only weights.bin and games/: {listing:?}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

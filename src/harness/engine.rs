@@ -1,11 +1,15 @@
 //! Engines as child processes, behind a driver trait so that other protocols (NBoard,
 //! Gomocup) plug in without touching the referee. Every read has a deadline.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
+
+use crate::bounds::MAX_MILLIS;
+use crate::engine::input::InputLine;
+use crate::text::quote;
 
 /// Why an engine could not answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,6 +64,14 @@ pub enum Setup {
 /// Time allowed for start-up and for commands that need no thought.
 const COMMAND_TIME: Duration = Duration::from_secs(10);
 
+/// Longest line read from an engine; a longer one is a protocol error, and only this
+/// much of it is ever held.
+pub const MAX_ENGINE_LINE: usize = 64 << 10;
+
+/// Lines read ahead of the referee: an engine that floods its output waits for the
+/// referee instead of filling the harness's memory.
+const LINES_AHEAD: usize = 256;
+
 /// Process ids of live engines, killed on Ctrl-C.
 fn live_children() -> &'static Mutex<Vec<u32>> {
     static CHILDREN: OnceLock<Mutex<Vec<u32>>> = OnceLock::new();
@@ -79,7 +91,7 @@ pub struct NativeEngine {
     name: String,
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<InputLine>,
 }
 
 impl NativeEngine {
@@ -98,12 +110,14 @@ impl NativeEngine {
             .unwrap_or_else(|p| p.into_inner())
             .push(child.id());
         let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
-        let (sender, lines) = mpsc::channel();
+        let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
+        let (sender, lines) = mpsc::sync_channel(LINES_AHEAD);
         std::thread::spawn(move || {
-            for line in stdout.lines() {
-                let Ok(line) = line else { return };
-                if sender.send(line).is_err() {
+            let mut buffer = Vec::new();
+            while let Ok(Some(line)) = read_engine_line(&mut stdout, &mut buffer) {
+                let too_long = matches!(line, InputLine::TooLong(_));
+                // After an over-long line the engine is done for: stop reading it.
+                if sender.send(line).is_err() || too_long {
                     return;
                 }
             }
@@ -121,7 +135,8 @@ impl NativeEngine {
     }
 
     /// Sends a line and returns the reply's result text (after `= `); `?` replies and
-    /// anything unframed are protocol errors.
+    /// anything unframed are protocol errors. The deadline holds however many lines the
+    /// engine writes.
     fn command(&mut self, line: &str, deadline: Instant) -> Result<String, EngineFailure> {
         if writeln!(self.stdin, "{line}")
             .and_then(|()| self.stdin.flush())
@@ -132,19 +147,43 @@ impl NativeEngine {
         let mut reply: Option<String> = None;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            let text = match self.lines.recv_timeout(left) {
-                Ok(text) => text,
+            let received = match self.lines.recv_timeout(left) {
+                Ok(received) => received,
                 Err(RecvTimeoutError::Timeout) => {
                     self.kill();
                     return Err(EngineFailure::NoAnswer);
                 }
                 Err(RecvTimeoutError::Disconnected) => return Err(EngineFailure::Crashed),
             };
-            let text = text.trim_end_matches('\r');
-            match (&reply, text) {
+            if Instant::now() >= deadline {
+                self.kill();
+                return Err(EngineFailure::NoAnswer);
+            }
+            let text = match received {
+                InputLine::Text(text) => text,
+                InputLine::TooLong(_) => {
+                    self.kill();
+                    return Err(EngineFailure::Protocol(format!(
+                        "a line longer than {MAX_ENGINE_LINE} bytes"
+                    )));
+                }
+                InputLine::NotUtf8 => {
+                    self.kill();
+                    return Err(EngineFailure::Protocol("a line that is not UTF-8".into()));
+                }
+            };
+            match (&reply, text.as_str()) {
                 (None, "") => continue,
                 (None, info) if info.starts_with("info") => continue,
-                (None, first) => reply = Some(first.to_string()),
+                (None, first) if first.starts_with(['=', '?']) => reply = Some(text),
+                (None, other) => {
+                    self.kill();
+                    return Err(EngineFailure::Protocol(format!(
+                        "{} got {} before its reply",
+                        quote(line),
+                        quote(other)
+                    )));
+                }
                 (Some(_), "") => break,
                 (Some(_), _) => {}
             }
@@ -152,7 +191,11 @@ impl NativeEngine {
         let reply = reply.unwrap_or_default();
         // `=` or `=<id>`, then the result.
         let Some(rest) = reply.strip_prefix('=') else {
-            return Err(EngineFailure::Protocol(format!("'{line}' got '{reply}'")));
+            return Err(EngineFailure::Protocol(format!(
+                "{} got {}",
+                quote(line),
+                quote(&reply)
+            )));
         };
         Ok(rest
             .trim_start_matches(|c: char| c.is_ascii_digit())
@@ -189,9 +232,12 @@ impl EngineDriver for NativeEngine {
 
     fn go(&mut self, request: GoRequest, deadline: Instant) -> Result<String, EngineFailure> {
         let line = match request {
-            GoRequest::Clock { left, inc } => {
-                format!("go time {} inc {}", left.as_millis(), inc.as_millis())
-            }
+            // A clock grown by increments past what engines accept is sent at the bound.
+            GoRequest::Clock { left, inc } => format!(
+                "go time {} inc {}",
+                left.as_millis().min(MAX_MILLIS as u128),
+                inc.as_millis().min(MAX_MILLIS as u128)
+            ),
             GoRequest::MoveTime(time) => format!("go movetime {}", time.as_millis()),
             GoRequest::Depth(depth) => format!("go depth {depth}"),
             GoRequest::Nodes(nodes) => format!("go nodes {nodes}"),
@@ -231,6 +277,31 @@ impl Drop for NativeEngine {
     }
 }
 
+/// Reads one line of an engine's output. A line is too long as soon as it passes
+/// [`MAX_ENGINE_LINE`], without waiting for a newline that may never come.
+fn read_engine_line(
+    input: &mut impl BufRead,
+    buffer: &mut Vec<u8>,
+) -> io::Result<Option<InputLine>> {
+    buffer.clear();
+    let limit = MAX_ENGINE_LINE as u64 + 1;
+    if input.by_ref().take(limit).read_until(b'\n', buffer)? == 0 {
+        return Ok(None);
+    }
+    if buffer.last() == Some(&b'\n') {
+        buffer.pop();
+        if buffer.last() == Some(&b'\r') {
+            buffer.pop();
+        }
+    } else if buffer.len() > MAX_ENGINE_LINE {
+        return Ok(Some(InputLine::TooLong(buffer.len())));
+    }
+    Ok(Some(match std::str::from_utf8(buffer) {
+        Ok(text) => InputLine::Text(text.to_string()),
+        Err(_) => InputLine::NotUtf8,
+    }))
+}
+
 /// Splits a command line on spaces, honouring single and double quotes.
 pub fn split_command(command: &str) -> Result<Vec<String>, String> {
     let mut words = Vec::new();
@@ -258,7 +329,10 @@ pub fn split_command(command: &str) -> Result<Vec<String>, String> {
         }
     }
     if quote.is_some() {
-        return Err(format!("unbalanced quote in '{command}'"));
+        return Err(format!(
+            "unbalanced quote in {}",
+            crate::text::quote(command)
+        ));
     }
     if started {
         words.push(current);

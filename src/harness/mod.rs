@@ -17,7 +17,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use self::engine::{EngineDriver, NativeEngine, Setup};
-use self::referee::{Ending, GameRecord, TimeControl, apply_setup, play_game};
+use self::referee::{Ending, GameRecord, TimeControl, apply_setup, lost_before_start, play_game};
 use self::stats::{Sprt, SprtVerdict, elo_estimate};
 use crate::game::Side;
 use crate::game::roles::SearchGame;
@@ -87,36 +87,42 @@ pub fn random_openings(variant: Variant, count: usize, plies: usize, seed: u64) 
         fn visit<G: SearchGame>(self, start: G) -> Vec<Setup> {
             let mut rng = StdRng::seed_from_u64(self.seed);
             let mut moves = Vec::new();
-            (0..self.count)
-                .map(|_| {
-                    let mut game = start.clone();
-                    let mut names = Vec::new();
-                    for _ in 0..self.plies {
-                        game.generate_moves(&mut moves);
-                        // Never hand over a finished game.
-                        if moves.is_empty() {
-                            break;
-                        }
-                        let mv = moves[rng.random_range(0..moves.len())];
-                        let mut next = game.clone();
-                        next.make(mv);
-                        if next.outcome().is_some() {
-                            break;
-                        }
-                        names.push(game.format_move(mv));
-                        game = next;
+            let mut one = |rng: &mut StdRng| {
+                let mut game = start.clone();
+                let mut names = Vec::new();
+                for _ in 0..self.plies {
+                    game.generate_moves(&mut moves);
+                    let mv = moves[rng.random_range(0..moves.len())];
+                    let mut next = game.clone();
+                    next.make(mv);
+                    // Never hand over a finished game or a single forced move.
+                    if !leaves_a_choice(&next, &mut Vec::new()) {
+                        break;
                     }
-                    Setup::Moves(names)
-                })
-                .collect()
+                    names.push(game.format_move(mv));
+                    game = next;
+                }
+                Setup::Moves(names)
+            };
+            (0..self.count).map(|_| one(&mut rng)).collect()
         }
     }
     variant.visit(Build { count, plies, seed })
 }
 
+/// Whether the side to move has more than one legal move (a finished game has none):
+/// an opening must leave the engines a choice, or both colours play the same game.
+fn leaves_a_choice<G: SearchGame>(game: &G, moves: &mut Vec<crate::game::Move>) -> bool {
+    if game.outcome().is_some() {
+        return false;
+    }
+    game.generate_moves(moves);
+    moves.len() > 1
+}
+
 /// Reads an openings file: one per line, a move sequence (`f5d6c3`, `f5 d6 c3`) or a
 /// board and side (`<cells> X`). Blank and `#` lines are skipped; each opening is
-/// checked against the rules.
+/// checked against the rules and must leave the side to move a choice of moves.
 pub fn read_openings(text: &str, variant: Variant) -> Result<Vec<Setup>, String> {
     struct Check<'a>(&'a Setup);
     impl GameVisitor for Check<'_> {
@@ -125,6 +131,8 @@ pub fn read_openings(text: &str, variant: Variant) -> Result<Vec<Setup>, String>
             apply_setup(&mut game, self.0)?;
             if game.outcome().is_some() {
                 Err("the opening ends the game".into())
+            } else if !leaves_a_choice(&game, &mut Vec::new()) {
+                Err("the opening leaves a single forced move".into())
             } else {
                 Ok(())
             }
@@ -189,11 +197,29 @@ impl GameVisitor for PlayOne<'_> {
     }
 }
 
-/// Runs the match or round robin, printing a line per game and the final table.
+/// Runs the match or round robin, printing a line per game and the final table (also
+/// when the match stops on an error, which is returned after the table).
 pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standing>, String> {
     let count = config.engines.len();
     if count < 2 {
         return Err("a match needs at least two engines".into());
+    }
+    for (index, engine) in config.engines.iter().enumerate() {
+        if engine.name.is_empty() {
+            return Err("an engine needs a name".into());
+        }
+        if config.engines[..index]
+            .iter()
+            .any(|e| e.name == engine.name)
+        {
+            return Err(format!(
+                "two engines are named {}: names must differ",
+                crate::text::quote(&engine.name)
+            ));
+        }
+    }
+    if config.sprt.is_some() && count != 2 {
+        return Err("--sprt needs exactly two engines".into());
     }
     let openings = if config.openings.is_empty() {
         vec![Setup::Moves(Vec::new())]
@@ -219,9 +245,22 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standi
         }
     }
     let total = jobs.len();
+    // Records files open before the first game, so a bad path costs no games.
+    let files = (
+        config
+            .records
+            .as_ref()
+            .map(records::Appender::open)
+            .transpose()?,
+        config
+            .ggf
+            .as_ref()
+            .map(records::Appender::open)
+            .transpose()?,
+    );
     let queue = Arc::new(Mutex::new(jobs));
     let stop = Arc::new(AtomicBool::new(false));
-    let (results, finished) = mpsc::channel::<Result<Played, String>>();
+    let (results, finished) = mpsc::channel::<Played>();
     let spec = game_spec(config.variant);
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.max(1) {
@@ -235,15 +274,15 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standi
                     else {
                         return;
                     };
-                    let result = play_job(config, &spec, &job);
-                    if results.send(result).is_err() {
+                    let played = play_job(config, &spec, &job);
+                    if results.send(played).is_err() {
                         return;
                     }
                 }
             });
         }
         drop(results);
-        report(config, total, finished, &stop, out)
+        report(config, total, finished, files, &stop, out)
     })
 }
 
@@ -251,56 +290,72 @@ fn game_spec(variant: Variant) -> String {
     variant.to_string()
 }
 
-/// Starts fresh engine processes for one game (so a crash never carries over) and plays it.
-fn play_job(config: &MatchConfig, spec: &str, job: &Job) -> Result<Played, String> {
+/// Starts fresh engine processes for one game (so a crash never carries over) and plays
+/// it. An engine that will not start loses this game, and the match goes on.
+fn play_job(config: &MatchConfig, spec: &str, job: &Job) -> Played {
     let start = |index: usize| {
         NativeEngine::start(&config.engines[index].name, &config.engines[index].command)
     };
-    let mut black = start(job.black)?;
-    let mut white = start(job.white)?;
-    let record = config.variant.visit(PlayOne {
-        job,
-        spec: spec.to_string(),
-        engines: [&mut black, &mut white],
-        control: config.control,
-    });
-    black.quit();
-    white.quit();
-    Ok(Played {
+    let record = match (start(job.black), start(job.white)) {
+        (Ok(mut black), Ok(mut white)) => {
+            let record = config.variant.visit(PlayOne {
+                job,
+                spec: spec.to_string(),
+                engines: [&mut black, &mut white],
+                control: config.control,
+            });
+            black.quit();
+            white.quit();
+            record
+        }
+        (Err(reason), _) => config.variant.visit(NeverStarted(Side::Black, reason)),
+        (_, Err(reason)) => config.variant.visit(NeverStarted(Side::White, reason)),
+    };
+    Played {
         number: job.number,
         pair: job.pair,
         black: job.black,
         white: job.white,
         setup: job.setup.clone(),
         record,
-    })
+    }
+}
+
+/// A game lost before its first move by the engine on `.0`'s side.
+struct NeverStarted(Side, String);
+
+impl GameVisitor for NeverStarted {
+    type Output = GameRecord;
+    fn visit<G: SearchGame>(self, game: G) -> GameRecord {
+        lost_before_start(self.0, self.1, game.forfeit_score())
+    }
+}
+
+/// What the report keeps of a pair's first game until the second one ends.
+struct PairStart {
+    number: usize,
+    first_points: f64,
+    moves: Vec<String>,
 }
 
 fn report(
     config: &MatchConfig,
     total: usize,
-    finished: mpsc::Receiver<Result<Played, String>>,
+    finished: mpsc::Receiver<Played>,
+    files: (Option<records::Appender>, Option<records::Appender>),
     stop: &AtomicBool,
     out: &mut dyn Write,
 ) -> Result<Vec<Standing>, String> {
     let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
     let mut standings = vec![Standing::default(); names.len()];
-    let mut pair_points: std::collections::HashMap<usize, (u32, f64)> = Default::default();
+    let mut pairs: std::collections::HashMap<usize, PairStart> = Default::default();
     let mut pentanomial = [0u32; 5];
-    let mut done = 0;
-    let io = |e: std::io::Error| e.to_string();
-    let mut records = config
-        .records
-        .as_ref()
-        .map(records::Appender::open)
-        .transpose()?;
-    let mut ggf = config
-        .ggf
-        .as_ref()
-        .map(records::Appender::open)
-        .transpose()?;
-    for result in finished {
-        let played = result?;
+    let (mut done, mut identical_pairs) = (0, 0);
+    // The first error (a records file that cannot be written) stops the match; the games
+    // played are still tallied and the table printed before the error is returned.
+    let mut error: Option<String> = None;
+    let (mut records, mut ggf) = files;
+    for played in finished {
         done += 1;
         let record = &played.record;
         let (black, white) = (played.black, played.white);
@@ -318,26 +373,32 @@ fn report(
             }
             standing.disc_score += (sign * record.black_score) as i64;
         }
+        let culprit = |side: &Side| if *side == Side::Black { black } else { white };
         match &record.ending {
             Ending::Rules => {}
-            Ending::TimeForfeit(side) => {
-                standings[if *side == Side::Black { black } else { white }].time_forfeits += 1
-            }
-            Ending::Illegal(side, _) => {
-                standings[if *side == Side::Black { black } else { white }].illegal += 1
-            }
-            Ending::Failure(side, _) => {
-                standings[if *side == Side::Black { black } else { white }].failures += 1
+            Ending::TimeForfeit(side) => standings[culprit(side)].time_forfeits += 1,
+            Ending::Illegal(side, _) => standings[culprit(side)].illegal += 1,
+            Ending::Failure(side, _) => standings[culprit(side)].failures += 1,
+        }
+        let mut lines = Vec::new();
+        if error.is_none() {
+            let written = records
+                .as_mut()
+                .map_or(Ok(()), |file| {
+                    file.append(&records::text_line(&played, &names))
+                })
+                .and_then(|()| match (ggf.as_mut(), config.variant) {
+                    (Some(file), Variant::Othello { size, rule }) => {
+                        file.append(&records::ggf(&played, &names, size, rule, config.control))
+                    }
+                    _ => Ok(()),
+                });
+            if let Err(message) = written {
+                stop.store(true, Ordering::Relaxed);
+                error = Some(message);
             }
         }
-        if let Some(appender) = records.as_mut() {
-            appender.append(&records::text_line(&played, &names))?;
-        }
-        if let (Some(appender), Variant::Othello { size, rule }) = (ggf.as_mut(), config.variant) {
-            appender.append(&records::ggf(&played, &names, size, rule, config.control))?;
-        }
-        writeln!(
-            out,
+        lines.push(format!(
             "game {done}/{total}: {} (black) - {} (white): {} {:+} ({})  [{}: {}]",
             names[black],
             names[white],
@@ -346,53 +407,83 @@ fn report(
             ending_text(record),
             names[0],
             score_line(&standings[0])
-        )
-        .map_err(io)?;
-        // Pentanomial counts for the first engine, from completed pairs.
-        if names.len() == 2 {
-            let first_points = if black == 0 {
-                black_points
-            } else {
-                1.0 - black_points
-            };
-            let entry = pair_points.entry(played.pair).or_insert((0, 0.0));
-            entry.0 += 1;
-            entry.1 += first_points;
-            if entry.0 == 2 {
-                pentanomial[(entry.1 * 2.0).round() as usize] += 1;
-                if let Some(sprt) = config.sprt {
-                    let (low, high) = sprt.bounds();
-                    let llr = sprt.llr(&pentanomial);
-                    writeln!(
-                        out,
-                        "sprt: llr {llr:.3} bounds [{low:.3}, {high:.3}] pairs {pentanomial:?}"
-                    )
-                    .map_err(io)?;
-                    let verdict = sprt.verdict(&pentanomial);
-                    if verdict != SprtVerdict::Continue {
-                        writeln!(
-                            out,
-                            "sprt: {} accepted",
-                            if verdict == SprtVerdict::H1 {
-                                "H1"
-                            } else {
-                                "H0"
+        ));
+        let first_points = if black == 0 {
+            black_points
+        } else {
+            1.0 - black_points
+        };
+        match pairs.remove(&played.pair) {
+            None => {
+                pairs.insert(
+                    played.pair,
+                    PairStart {
+                        number: played.number,
+                        first_points,
+                        moves: record.moves.clone(),
+                    },
+                );
+            }
+            Some(start) => {
+                if !record.moves.is_empty() && start.moves == record.moves {
+                    identical_pairs += 1;
+                    lines.push(format!(
+                        "warning: games {} and {} are the same game with colours swapped: the \
+                         pair says nothing about strength (deterministic engines need varied openings)",
+                        start.number.min(played.number),
+                        start.number.max(played.number)
+                    ));
+                }
+                // Pentanomial counts for the first engine, from completed pairs.
+                if names.len() == 2 {
+                    let points = start.first_points + first_points;
+                    pentanomial[(points * 2.0).round() as usize] += 1;
+                    if let Some(sprt) = config.sprt {
+                        let (low, high) = sprt.bounds();
+                        let llr = sprt.llr(&pentanomial);
+                        lines.push(format!(
+                            "sprt: llr {llr:.3} bounds [{low:.3}, {high:.3}] pairs {pentanomial:?}"
+                        ));
+                        match sprt.verdict(&pentanomial) {
+                            SprtVerdict::Continue => {}
+                            verdict => {
+                                let accepted = if verdict == SprtVerdict::H1 {
+                                    "H1"
+                                } else {
+                                    "H0"
+                                };
+                                lines.push(format!("sprt: {accepted} accepted"));
+                                stop.store(true, Ordering::Relaxed);
                             }
-                        )
-                        .map_err(io)?;
-                        stop.store(true, Ordering::Relaxed);
+                        }
                     }
                 }
             }
         }
-        out.flush().map_err(io)?;
+        for line in lines {
+            // The output going away ends the match, not the tally.
+            if writeln!(out, "{line}").is_err() {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+        let _ = out.flush();
     }
     let margin = match config.variant {
         Variant::Othello { .. } => "discs",
         Variant::KInRow(_) => "margin",
     };
-    write!(out, "{}", table(&names, &standings, margin)).map_err(io)?;
-    Ok(standings)
+    let mut text = table(&names, &standings, margin);
+    if identical_pairs > 0 {
+        text.push_str(&format!(
+            "warning: {identical_pairs} of {} pairs were one game played twice\n",
+            total / 2
+        ));
+    }
+    write!(out, "{text}").map_err(|e| e.to_string())?;
+    match error {
+        Some(message) => Err(format!("the match stopped after {done} games: {message}")),
+        None => Ok(standings),
+    }
 }
 
 pub fn result_text(winner: Option<Side>) -> &'static str {

@@ -162,6 +162,20 @@ fn side_of(index: usize) -> Side {
     if index == 0 { Side::Black } else { Side::White }
 }
 
+/// The record of a game that never started: `loser`'s engine failed before the first
+/// move (it would not start, or not take the game), for `reason`.
+pub fn lost_before_start(loser: Side, reason: String, forfeit_score: i32) -> GameRecord {
+    let record = GameRecord {
+        winner: None,
+        ending: Ending::Rules,
+        moves: Vec::new(),
+        black_score: 0,
+        status: String::new(),
+        used: [Duration::ZERO; 2],
+    };
+    forfeit(record, loser, Ending::Failure(loser, reason), forfeit_score)
+}
+
 fn forfeit(mut record: GameRecord, loser: Side, ending: Ending, score: i32) -> GameRecord {
     record.winner = Some(loser.opponent());
     record.ending = ending;
@@ -186,7 +200,8 @@ pub fn apply_setup<G: Game>(game: &mut G, setup: &Setup) -> Result<(), String> {
             let (cells, side) = board
                 .rsplit_once(' ')
                 .ok_or("opening board needs '<cells> <side>'")?;
-            let side = Side::parse(side).ok_or_else(|| format!("bad side '{side}' in opening"))?;
+            let side = Side::parse(side)
+                .ok_or_else(|| format!("bad side {} in opening", crate::text::quote(side)))?;
             game.set_board(cells, side).map_err(|e| e.to_string())
         }
     }

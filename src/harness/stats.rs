@@ -6,10 +6,16 @@ pub fn expected_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
-/// The Elo difference that gives `score` (0..1), clamped away from the infinities.
+/// The Elo difference that gives `score` (0..1): infinite at 0 and 1, where no finite
+/// difference explains the result.
 pub fn elo_from_score(score: f64) -> f64 {
-    let score = score.clamp(1e-6, 1.0 - 1e-6);
-    -400.0 * (1.0 / score - 1.0).log10()
+    if score <= 0.0 {
+        f64::NEG_INFINITY
+    } else if score >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / score - 1.0).log10()
+    }
 }
 
 /// Elo estimate with a 95% confidence interval, from wins, draws and losses.
@@ -22,6 +28,10 @@ pub struct EloEstimate {
     pub los: f64,
 }
 
+/// The score's maximum-likelihood Elo and the Wilson score interval for the score,
+/// mapped to Elo. Wilson's interval stays honest at the extremes, where the normal
+/// approximation collapses to a point (4-0 would be +2400..+2400): 4-0 gives +7..+inf.
+/// It treats a draw as half a win, which makes it a little wide when games are drawn.
 pub fn elo_estimate(wins: u32, draws: u32, losses: u32) -> EloEstimate {
     let games = (wins + draws + losses) as f64;
     if games == 0.0 {
@@ -33,21 +43,23 @@ pub fn elo_estimate(wins: u32, draws: u32, losses: u32) -> EloEstimate {
         };
     }
     let score = (wins as f64 + 0.5 * draws as f64) / games;
-    let variance = (wins as f64 * (1.0 - score).powi(2)
-        + draws as f64 * (0.5 - score).powi(2)
-        + losses as f64 * score.powi(2))
-        / games;
-    let margin = 1.959_964 * (variance / games).sqrt();
+    const Z: f64 = 1.959_964;
+    let shrink = 1.0 + Z * Z / games;
+    let centre = (score + Z * Z / (2.0 * games)) / shrink;
+    let half = Z / shrink * (score * (1.0 - score) / games + Z * Z / (4.0 * games * games)).sqrt();
     let decisive = (wins + losses) as f64;
     let los = if decisive == 0.0 {
         0.5
     } else {
         0.5 * (1.0 + erf((wins as f64 - losses as f64) / (2.0 * decisive).sqrt()))
     };
+    // At 0% and 100% one end is exactly the extreme (rounding would make it finite).
+    let low = if score == 0.0 { 0.0 } else { centre - half };
+    let high = if score == 1.0 { 1.0 } else { centre + half };
     EloEstimate {
         elo: elo_from_score(score),
-        low: elo_from_score(score - margin),
-        high: elo_from_score(score + margin),
+        low: elo_from_score(low),
+        high: elo_from_score(high),
         los,
     }
 }
@@ -73,6 +85,35 @@ pub struct Sprt {
     pub elo1: f64,
     pub alpha: f64,
     pub beta: f64,
+}
+
+impl Sprt {
+    /// A test of H0 (`elo0`) against H1 (`elo1`) with error rates `alpha` (accepting H1
+    /// when H0 holds) and `beta`: both strictly between 0 and 1, and elo0 below elo1.
+    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, String> {
+        for (name, rate) in [("alpha", alpha), ("beta", beta)] {
+            if !(rate > 0.0 && rate < 1.0) {
+                return Err(format!(
+                    "{name} must be between 0 and 1 (exclusive), not {rate}"
+                ));
+            }
+        }
+        if !(elo0.is_finite() && elo1.is_finite()) {
+            return Err("elo0 and elo1 must be finite".into());
+        }
+        if elo0 >= elo1 {
+            return Err(format!("elo0 ({elo0}) must be below elo1 ({elo1})"));
+        }
+        if elo0.abs() > 1000.0 || elo1.abs() > 1000.0 {
+            return Err("elo0 and elo1 must be within -1000..1000".into());
+        }
+        Ok(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        })
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,22 +188,64 @@ mod tests {
         let estimate = elo_estimate(6, 4, 2);
         // score 8/12 = 2/3 -> 400*log10(2) = 120.41 Elo.
         assert!(close(estimate.elo, 120.412, 0.01));
-        // per-game variance: (6*(1/3)^2 + 4*(1/6)^2 + 2*(2/3)^2)/12 = 5/36; the mean's
-        // standard error sqrt(5/36/12); the interval -30.79..+342.09 Elo.
-        let margin = 1.959964 * (5.0f64 / 432.0).sqrt();
-        assert!(close(
-            estimate.low,
-            elo_from_score(2.0 / 3.0 - margin),
-            1e-6
-        ));
-        assert!(close(
-            estimate.high,
-            elo_from_score(2.0 / 3.0 + margin),
-            1e-6
-        ));
-        assert!(close(estimate.low, -30.788, 0.01) && close(estimate.high, 342.085, 0.01));
+        // Wilson, n = 12, z = 1.96: centre (2/3 + z^2/24) / (1 + z^2/12) = 0.62625, half
+        // width z / (1 + z^2/12) * sqrt((2/9)/12 + z^2/576) = 0.23563: 0.39062..0.86188.
+        assert!(
+            close(estimate.low, elo_from_score(0.390_62), 0.1),
+            "{estimate:?}"
+        );
+        assert!(
+            close(estimate.high, elo_from_score(0.861_88), 0.1),
+            "{estimate:?}"
+        );
         // LOS with W=6, L=2: 0.5 * (1 + erf(4 / sqrt(16))) = 0.5 * (1 + erf(1)) = 0.92135.
         assert!(close(estimate.los, 0.921_350, 1e-5));
+    }
+
+    #[test]
+    fn intervals_stay_honest_at_the_extremes() {
+        let sweep = elo_estimate(4, 0, 0);
+        assert_eq!(sweep.elo, f64::INFINITY);
+        assert_eq!(sweep.high, f64::INFINITY);
+        // Wilson's lower end for 4/4: (1 + z^2/8 - z^2/8) / (1 + z^2/4) = 0.5102.
+        assert!(close(sweep.low, elo_from_score(0.510_2), 0.5), "{sweep:?}");
+        assert!(sweep.low > 0.0 && sweep.low < 20.0, "{sweep:?}");
+        let lost = elo_estimate(0, 0, 4);
+        assert_eq!((lost.elo, lost.low), (f64::NEG_INFINITY, f64::NEG_INFINITY));
+        assert!(close(lost.high, -sweep.low, 1e-9), "{lost:?}");
+        let even = elo_estimate(1, 0, 1);
+        assert_eq!(even.elo, 0.0);
+        assert!(even.low < -100.0 && even.high > 100.0, "{even:?}");
+        assert!(close(even.low, -even.high, 1e-9));
+        let long = elo_estimate(100, 0, 0);
+        assert!(long.low > 500.0 && long.high == f64::INFINITY, "{long:?}");
+        let none = elo_estimate(0, 0, 0);
+        assert_eq!((none.low, none.high), (f64::NEG_INFINITY, f64::INFINITY));
+        // Draws alone: 50%, with an interval that is not a point.
+        let drawn = elo_estimate(0, 10, 0);
+        assert_eq!(drawn.elo, 0.0);
+        assert!(drawn.high > 100.0, "{drawn:?}");
+    }
+
+    #[test]
+    fn sprt_needs_sane_parameters() {
+        assert!(Sprt::new(0.0, 10.0, 0.05, 0.05).is_ok());
+        for (elo0, elo1, alpha, beta) in [
+            (0.0, 10.0, 2.0, 0.05),
+            (0.0, 10.0, 0.05, 0.0),
+            (0.0, 10.0, 1.0, 0.05),
+            (0.0, 10.0, -0.1, 0.05),
+            (10.0, 0.0, 0.05, 0.05),
+            (5.0, 5.0, 0.05, 0.05),
+            (0.0, f64::INFINITY, 0.05, 0.05),
+            (f64::NAN, 10.0, 0.05, 0.05),
+            (0.0, 10.0, f64::NAN, 0.05),
+        ] {
+            assert!(
+                Sprt::new(elo0, elo1, alpha, beta).is_err(),
+                "{elo0} {elo1} {alpha} {beta}"
+            );
+        }
     }
 
     #[test]

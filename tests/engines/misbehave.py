@@ -3,7 +3,8 @@
 
 Usage: misbehave.py MODE N ARBOR [ARGS...]
 MODE: crash (exits), illegal (answers a1 or an occupied square), sleep (answers
-after 5 s), garbage (prints unframed text), silent (never answers).
+after 5 s), garbage (prints unframed text), silent (never answers), flood (info lines
+without end), endless (a reply line that never ends), longline (a 1 MiB reply line).
 """
 import subprocess
 import sys
@@ -47,6 +48,19 @@ for line in sys.stdin:
                 continue
             if mode == "silent":
                 time.sleep(3600)
+            if mode == "flood":
+                chunk = "info depth 1 score 0 nodes 1 pv a1\n" * 1000
+                while True:
+                    sys.stdout.write(chunk)
+            if mode == "endless":
+                sys.stdout.write("= ")
+                chunk = "x" * 65536
+                while True:
+                    sys.stdout.write(chunk)
+            if mode == "longline":
+                sys.stdout.write("= " + "d" * (1 << 20) + "\n\n")
+                sys.stdout.flush()
+                continue
     if line == "quit":
         inner.kill()
         sys.stdout.write("=\n\n")
