@@ -151,6 +151,14 @@ fn parse_point(text: &str, size: usize) -> Result<(usize, usize), String> {
     Ok((x, y))
 }
 
+/// Any whole number, however large or negative: sizes out of range are "unsupported",
+/// not "not a number".
+fn is_integer(text: &str) -> bool {
+    let text = text.trim();
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// A non-negative decimal number of a few digits.
 fn parse_index(text: &str) -> Option<usize> {
     let text = text.trim();
@@ -189,11 +197,30 @@ fn game_over_reason(outcome: Outcome) -> String {
     }
 }
 
-/// A `BOARD` block being read: stones so far, the first problem, when it started.
+/// A block being read up to its `DONE`: a `BOARD` (stones so far, the first problem,
+/// when it started), or a block the brain does not play (`SWAP2BOARD`, `YXBOARD`), read
+/// through and answered once.
 struct BoardInput {
     stones: Vec<(usize, usize, u8)>,
     error: Option<String>,
     started: Instant,
+    unsupported: Option<String>,
+}
+
+impl BoardInput {
+    fn new(started: Instant, unsupported: Option<String>) -> BoardInput {
+        BoardInput {
+            stones: Vec::new(),
+            error: None,
+            started,
+            unsupported,
+        }
+    }
+
+    /// Keeps the block's first problem: it is the one reported at `DONE`.
+    fn fail(&mut self, reason: String) {
+        self.error.get_or_insert(reason);
+    }
 }
 
 struct Brain {
@@ -258,24 +285,16 @@ impl Brain {
         }
         let (word, rest) = split_word(text);
         let command = word.to_ascii_uppercase();
+        // Inside a block every line up to DONE belongs to it (END and INFO still act):
+        // a malformed block gets one reply, at its DONE.
         if self.board.is_some() {
             match command.as_str() {
-                "DONE" => {
-                    self.finish_board(engine);
-                    return Flow::Continue;
-                }
+                "DONE" => self.finish_board(engine),
                 "END" => return Flow::Exit,
-                "INFO" => {
-                    self.info(engine, rest);
-                    return Flow::Continue;
-                }
-                _ if text.starts_with(|c: char| c.is_ascii_digit()) => {
-                    self.board_line(engine, text);
-                    return Flow::Continue;
-                }
-                // Anything else ends the block unfinished, then runs as a command.
-                _ => self.abort_board(),
+                "INFO" => self.info(engine, rest),
+                _ => self.board_line(engine, text),
             }
+            return Flow::Continue;
         }
         match command.as_str() {
             "START" => self.start(engine, rest),
@@ -283,13 +302,8 @@ impl Brain {
             "RESTART" => self.restart(engine),
             "BEGIN" => self.begin(engine, at),
             "TURN" => self.turn(engine, rest, at),
-            "BOARD" => {
-                self.board = Some(BoardInput {
-                    stones: Vec::new(),
-                    error: None,
-                    started: at,
-                });
-            }
+            "BOARD" => self.board = Some(BoardInput::new(at, None)),
+            "SWAP2BOARD" | "YXBOARD" => self.board = Some(BoardInput::new(at, Some(command))),
             "INFO" => self.info(engine, rest),
             "END" => return Flow::Exit,
             "ABOUT" => self.line(&format!(
@@ -334,6 +348,7 @@ impl Brain {
                 }
             }
             Some(_) => self.error("unsupported size"),
+            None if is_integer(rest) => self.error("unsupported size"),
             None => self.error(&format!("START needs a board size, not {}", quote(rest))),
         }
     }
@@ -343,13 +358,19 @@ impl Brain {
             .split_once(',')
             .and_then(|(w, h)| Some((parse_index(w)?, parse_index(h)?)))
         else {
+            if rest
+                .split_once(',')
+                .is_some_and(|(w, h)| is_integer(w) && is_integer(h))
+            {
+                return self.error("unsupported size");
+            }
             return self.error(&format!(
                 "RECTSTART needs width,height, not {}",
                 quote(rest)
             ));
         };
         if width != height {
-            return self.error("rectangular boards are not supported");
+            return self.error("unsupported size: rectangular boards are not supported");
         }
         self.start(engine, &width.to_string());
     }
@@ -466,7 +487,7 @@ impl Brain {
         let Some(board) = self.board.as_mut() else {
             return;
         };
-        if board.error.is_some() {
+        if board.error.is_some() || board.unsupported.is_some() {
             return;
         }
         let parsed = text
@@ -495,14 +516,14 @@ impl Brain {
             });
         match parsed {
             Ok(stone) => board.stones.push(stone),
-            Err(reason) => board.error = Some(reason),
+            Err(reason) => board.fail(reason),
         }
     }
 
-    /// A `BOARD` block cut short by another command.
-    fn abort_board(&mut self) {
-        if self.board.take().is_some() {
-            self.error("BOARD ended without DONE; the position is unchanged");
+    /// A line in a block that is not text.
+    fn bad_board_line(&mut self, problem: String) {
+        if let Some(board) = self.board.as_mut() {
+            board.fail(problem);
         }
     }
 
@@ -510,6 +531,9 @@ impl Brain {
         let Some(board) = self.board.take() else {
             return;
         };
+        if let Some(block) = board.unsupported {
+            return self.line(&format!("UNKNOWN {block} is not supported"));
+        }
         if !self.started {
             return self.error("no game: send START first");
         }
@@ -652,15 +676,21 @@ impl Frontend for Brain {
         match line {
             InputLine::Text(text) => self.command(engine, &text, at),
             InputLine::TooLong(bytes) => {
-                self.abort_board();
-                self.line(&format!(
-                    "UNKNOWN line too long ({bytes} bytes; the limit is {MAX_LINE_BYTES})"
-                ));
+                let problem =
+                    format!("line too long ({bytes} bytes; the limit is {MAX_LINE_BYTES})");
+                if self.board.is_some() {
+                    self.bad_board_line(format!("bad BOARD line: {problem}"));
+                } else {
+                    self.line(&format!("UNKNOWN {problem}"));
+                }
                 Flow::Continue
             }
             InputLine::NotUtf8 => {
-                self.abort_board();
-                self.line("UNKNOWN line is not valid UTF-8 text");
+                if self.board.is_some() {
+                    self.bad_board_line("bad BOARD line: not valid UTF-8 text".into());
+                } else {
+                    self.line("UNKNOWN line is not valid UTF-8 text");
+                }
                 Flow::Continue
             }
         }
@@ -963,7 +993,10 @@ mod tests {
         let replies = session(&format!(
             "TURN 7,7\nBOARD\n1,1,1\nDONE\nSTART 4\nSTART 100\nSTART x\nRESTART\nSTART 15\n\
              {FAST}TURN 15,0\nTURN 7\nBOARD\n1,1,1\n1,1,2\nDONE\nBOARD\n2,2,3\nDONE\n\
-             BOARD\n3,3,1\nABOUT\nDONE\nINFO timeout_turn soon\nfoo bar\n"
+             BOARD\n3,3,1\nABOUT\nDONE\nINFO timeout_turn soon\nfoo bar\n\
+             BOARD\nx\n99,99,1\n1,1,7\n\nTURN 3,3\nDONE\n\
+             SWAP2BOARD\n7,7\n8,8\n9,9\nDONE\nYXBOARD\nDONE\n\
+             START 999999999999\nSTART -1\nSTART 1e3\nRECTSTART 20,21\nRECTSTART 9,99999999999\n"
         ));
         let expected_prefixes = [
             "ERROR no game",
@@ -977,11 +1010,18 @@ mod tests {
             "ERROR bad coordinates",
             "ERROR BOARD gives 1,1 twice",
             "ERROR BOARD 2,2,3",
-            "ERROR BOARD ended without DONE",
-            "name=\"arbor\"",
-            "ERROR DONE without BOARD",
+            "ERROR bad BOARD line 'ABOUT'",
             "ERROR INFO timeout_turn",
             "UNKNOWN 'foo bar'",
+            // One reply per block, naming its first problem.
+            "ERROR bad BOARD line 'x'",
+            "UNKNOWN SWAP2BOARD is not supported",
+            "UNKNOWN YXBOARD is not supported",
+            "ERROR unsupported size",
+            "ERROR unsupported size",
+            "ERROR START needs a board size, not '1e3'",
+            "ERROR unsupported size",
+            "ERROR unsupported size",
         ];
         assert_eq!(replies.len(), expected_prefixes.len(), "{replies:?}");
         for (reply, prefix) in replies.iter().zip(expected_prefixes) {
