@@ -118,7 +118,7 @@ enum Commands {
     /// exact-five gomoku for tournament managers (see protocol.md).
     Gomocup {
         /// Milliseconds kept back from every move for the manager's pipes and timing.
-        #[arg(long, default_value_t = 50, value_parser = overhead_ms)]
+        #[arg(long, default_value_t = GOMOCUP_OVERHEAD_MS, value_parser = overhead_ms)]
         overhead: u64,
     },
     /// Solves every position of an OBF file exactly and checks the listed scores.
@@ -215,6 +215,15 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
+    // Gomocup managers run brains named pbrain-*: under such a name arbor is a brain.
+    if invoked_as_brain() {
+        if io::IsTerminal::is_terminal(&io::stdin()) {
+            eprintln!("arbor (as a Gomocup brain): reading Gomocup commands: START 15, BEGIN, END");
+        }
+        let overhead = std::time::Duration::from_millis(GOMOCUP_OVERHEAD_MS);
+        protocol::gomocup::run(BufReader::new(io::stdin()), io::stdout(), overhead);
+        return ExitCode::SUCCESS;
+    }
     let cli = Cli::parse();
     let result = match &cli.command {
         None => cli.game.variant().map(|variant| {
@@ -241,6 +250,11 @@ fn main() -> ExitCode {
         Some(Commands::Solve { file, hash }) => solve(file, *hash),
         Some(Commands::Bench) => arbor::cli::bench::run(&mut io::stdout()).map(|_| ()),
         Some(Commands::Gomocup { overhead }) => {
+            if io::IsTerminal::is_terminal(&io::stdin()) {
+                eprintln!(
+                    "arbor gomocup: reading Gomocup commands (see protocol.md): START 15, BEGIN, END"
+                );
+            }
             let overhead = std::time::Duration::from_millis(*overhead);
             protocol::gomocup::run(BufReader::new(io::stdin()), io::stdout(), overhead);
             Ok(())
@@ -288,6 +302,21 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Time a Gomocup brain keeps back from every move for the manager's pipes.
+const GOMOCUP_OVERHEAD_MS: u64 = 50;
+
+/// Whether the program was started under a `pbrain-` name (a link or a copy).
+fn invoked_as_brain() -> bool {
+    std::env::args_os()
+        .next()
+        .and_then(|arg0| {
+            std::path::Path::new(&arg0)
+                .file_name()
+                .map(|name| name.to_string_lossy().to_ascii_lowercase())
+        })
+        .is_some_and(|name| name.starts_with("pbrain-"))
 }
 
 /// `--overhead` in milliseconds, bounded as `set overhead` is.

@@ -21,8 +21,13 @@ const PATIENCE: Duration = Duration::from_secs(20);
 
 impl Brain {
     fn spawn() -> Brain {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_arbor"))
-            .arg("gomocup")
+        let mut command = Command::new(env!("CARGO_BIN_EXE_arbor"));
+        command.arg("gomocup");
+        Brain::spawn_command(command)
+    }
+
+    fn spawn_command(mut command: Command) -> Brain {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -426,4 +431,82 @@ fn a_won_game_gets_an_error() {
     assert!(brain.reply().starts_with("ERROR game over"));
     assert!(brain.ask("BEGIN").starts_with("ERROR"));
     brain.end();
+}
+
+/// A directory of this test process, emptied first.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("arbor-pbrain-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn plays_a_game(command: Command) {
+    let mut brain = Brain::spawn_command(command);
+    brain.start(15, 100);
+    point(&brain.ask("TURN 7,7"), 15);
+    brain.end();
+}
+
+/// Managers link or copy a `pbrain-*` executable into their folder: the binary under such
+/// a name is a brain.
+#[test]
+fn the_binary_under_a_pbrain_name_is_a_brain() {
+    let dir = scratch("binary");
+    let linked = dir.join("pbrain-linked");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_arbor"), &linked).unwrap();
+    plays_a_game(Command::new(&linked));
+    let copied = dir.join("PBRAIN-copied.exe");
+    std::fs::copy(env!("CARGO_BIN_EXE_arbor"), &copied).unwrap();
+    plays_a_game(Command::new(&copied));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The script copied away from the repository still finds the binary: beside it, through
+/// ARBOR, or on the PATH; with none of them it answers errors instead of hanging.
+#[test]
+fn a_copied_pbrain_script_finds_the_binary() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/pbrain-arbor");
+    let binary = env!("CARGO_BIN_EXE_arbor");
+    let system_path = "/usr/local/bin:/usr/bin:/bin";
+    let copy = |name: &str| {
+        let dir = scratch(name);
+        let copied = dir.join("pbrain-arbor");
+        std::fs::copy(script, &copied).unwrap();
+        (dir, copied)
+    };
+    // Beside the script.
+    let (beside, copied) = copy("beside");
+    std::os::unix::fs::symlink(binary, beside.join("arbor")).unwrap();
+    let mut command = Command::new(&copied);
+    command.env("PATH", system_path).env_remove("ARBOR");
+    plays_a_game(command);
+    // Through ARBOR.
+    let (alone, copied) = copy("env");
+    let mut command = Command::new(&copied);
+    command.env("PATH", system_path).env("ARBOR", binary);
+    plays_a_game(command);
+    // On the PATH.
+    let bin = alone.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(binary, bin.join("arbor")).unwrap();
+    let mut command = Command::new(&copied);
+    command
+        .env("PATH", format!("{}:{system_path}", bin.display()))
+        .env_remove("ARBOR");
+    plays_a_game(command);
+    // Nowhere: every command is an error naming the fix, and END ends it.
+    let (nowhere, copied) = copy("nowhere");
+    let mut command = Command::new(&copied);
+    command.env("PATH", system_path).env_remove("ARBOR");
+    let mut brain = Brain::spawn_command(command);
+    let reply = brain.ask("START 15");
+    assert!(
+        reply.starts_with("ERROR arbor binary not found: set ARBOR="),
+        "{reply}"
+    );
+    brain.end();
+    for dir in [beside, alone, nowhere] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
