@@ -16,9 +16,9 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// Runs arbor with `args` and `input` on stdin; asserts a refusal whose message contains
-/// `expected`, and returns what it printed on stdout (progress, for the long tools).
-fn refused(args: &[&str], input: &[u8], expected: &str) -> String {
+/// Runs arbor with `args` and `input` on stdin (written from another thread, so a large
+/// input cannot block on a full pipe) until it exits.
+fn run(args: &[&str], input: Vec<u8>) -> std::process::Output {
     let mut child = Command::new(ARBOR)
         .args(args)
         .stdin(Stdio::piped())
@@ -28,9 +28,18 @@ fn refused(args: &[&str], input: &[u8], expected: &str) -> String {
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     // The process may refuse before reading: a closed pipe is fine.
-    let _ = stdin.write_all(input);
-    drop(stdin);
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
     let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    output
+}
+
+/// Runs arbor with `args` and `input` on stdin; asserts a refusal whose message contains
+/// `expected`, and returns what it printed on stdout (progress, for the long tools).
+fn refused(args: &[&str], input: &[u8], expected: &str) -> String {
+    let output = run(args, input.to_vec());
     let stderr = String::from_utf8_lossy(&output.stderr);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}{stdout}");
@@ -233,19 +242,10 @@ fn play_outlives_hostile_input() {
     for _ in 0..20 {
         input.extend(b"a1\nb1\nc1\nd1\na2\nb2\nc2\nd2\na3\nb3\nc3\nd3\na4\nb4\nc4\nd4\npass\n");
     }
-    let mut child = Command::new(ARBOR)
-        .args(["play", "--size", "4", "--level", "2", "--seed", "1"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
+    let output = run(
+        &["play", "--size", "4", "--level", "2", "--seed", "1"],
+        input,
+    );
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(output.status.success());
     assert!(text.contains("that line is not text"), "{text}");

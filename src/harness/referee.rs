@@ -51,6 +51,20 @@ pub struct GameRecord {
     pub used: [Duration; 2],
 }
 
+impl GameRecord {
+    /// A game with no move yet.
+    fn unplayed() -> GameRecord {
+        GameRecord {
+            winner: None,
+            ending: Ending::Rules,
+            moves: Vec::new(),
+            black_score: 0,
+            status: String::new(),
+            used: [Duration::ZERO; 2],
+        }
+    }
+}
+
 /// Plays `start` after `setup` with `engines[0]` as Black.
 pub fn play_game<G: Game>(
     mut game: G,
@@ -63,14 +77,7 @@ pub fn play_game<G: Game>(
 ) -> GameRecord {
     let [black, white] = engines;
     let mut engines: [&mut dyn EngineDriver; 2] = [black, white];
-    let mut record = GameRecord {
-        winner: None,
-        ending: Ending::Rules,
-        moves: Vec::new(),
-        black_score: 0,
-        status: String::new(),
-        used: [Duration::ZERO; 2],
-    };
+    let mut record = GameRecord::unplayed();
     for (index, engine) in engines.iter_mut().enumerate() {
         if let Err(failure) = engine.new_game(game_spec, setup) {
             return forfeit(
@@ -165,15 +172,8 @@ fn side_of(index: usize) -> Side {
 /// The record of a game that never started: `loser`'s engine failed before the first
 /// move (it would not start, or not take the game), for `reason`.
 pub fn lost_before_start(loser: Side, reason: String, forfeit_score: i32) -> GameRecord {
-    let record = GameRecord {
-        winner: None,
-        ending: Ending::Rules,
-        moves: Vec::new(),
-        black_score: 0,
-        status: String::new(),
-        used: [Duration::ZERO; 2],
-    };
-    forfeit(record, loser, Ending::Failure(loser, reason), forfeit_score)
+    let ending = Ending::Failure(loser, reason);
+    forfeit(GameRecord::unplayed(), loser, ending, forfeit_score)
 }
 
 fn forfeit(mut record: GameRecord, loser: Side, ending: Ending, score: i32) -> GameRecord {
