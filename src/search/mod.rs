@@ -15,7 +15,9 @@ use self::report::{Line, Report};
 use self::time::TimeManager;
 use self::tt::{Bound, TranspositionTable, TtEntry};
 use crate::game::Move;
-use crate::game::roles::{INFINITY, Proof, Score, SearchGame, win_from_node, win_to_node};
+use crate::game::roles::{
+    INFINITY, Proof, Score, SearchGame, WIN, WIN_BOUND, win_from_node, win_to_node,
+};
 use crate::limits::Limits;
 use crate::stop::Stop;
 
@@ -234,7 +236,8 @@ impl<G: SearchGame> Searcher<G> {
             result.depth = next;
             let pv = self.principal_variation(&it.work, next as usize);
             report(self.report(game, next, score, Bound::Exact, pv, false));
-            if self.stopped {
+            // A win or loss within the depth searched: deeper iterations find the same.
+            if self.stopped || (score.abs() >= WIN_BOUND && WIN - score.abs() <= next as Score) {
                 break;
             }
         }

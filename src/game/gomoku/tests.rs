@@ -281,6 +281,25 @@ mod search {
     }
 
     #[test]
+    fn deepening_stops_at_a_win_within_its_depth() {
+        let g = setup(15, "e5 f5 g5", "a1 a3 o15", Side::Black);
+        let stop = Stop::never();
+        let mut searcher = Searcher::new(&g, 4).unwrap();
+        let limits = Limits {
+            depth: Some(60),
+            ..Limits::default()
+        };
+        let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
+        let mut depths = Vec::new();
+        let result = searcher.think(&g, &limits, &time, &stop, &mut |report| {
+            depths.push(report.depth)
+        });
+        assert_eq!(result.score, WIN - 3);
+        assert_eq!(result.depth, 3, "{depths:?}");
+        assert_eq!(depths, [1, 2, 3]);
+    }
+
+    #[test]
     fn candidates_answer_an_open_three() {
         // White's open three on row 8: Black (no four of its own) must answer it.
         let g = setup(15, "a1 c1 o15", "g8 h8 i8", Side::Black);
