@@ -296,11 +296,12 @@ fn main() -> ExitCode {
         }
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("arbor: {message}");
             ExitCode::from(2)
         }
+        Ok(()) if arbor::harness::interrupted() => ExitCode::from(130),
+        Ok(()) => ExitCode::SUCCESS,
     }
 }
 
@@ -387,9 +388,12 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
     use arbor::harness::{EngineSpec, MatchConfig, random_openings, read_openings, run_match};
     use std::time::Duration;
 
+    // The first Ctrl-C ends the match with the table of the games played; a second one
+    // ends the program at once.
     ctrlc::set_handler(|| {
-        arbor::harness::engine::kill_all_engines();
-        std::process::exit(130);
+        if !arbor::harness::interrupt() {
+            std::process::exit(130);
+        }
     })
     .map_err(|e| e.to_string())?;
     let variant = args.game.variant()?;

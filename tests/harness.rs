@@ -228,24 +228,36 @@ fn round_robin_with_an_openings_file() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Ctrl-C (SIGINT to the harness alone) takes the engines down with it.
+/// Ctrl-C (SIGINT to the harness alone) takes the engines down with it, and the games
+/// finished so far are still reported.
 #[test]
 fn interrupt_leaves_no_engine_behind() {
     let marker = format!("--seed {}777", std::process::id());
     let mut harness = Command::new(ARBOR)
-        .args(["match", "--tc", "60"])
-        .args(["--engine", "name=a", &format!("cmd={ARBOR} {marker}")])
-        .args(["--engine", "name=b", &format!("cmd={ARBOR} {marker}")])
-        .stdout(std::process::Stdio::null())
+        .args(["match", "--game", "othello", "--size", "4", "--depth", "1"])
+        .args(["--engine", "name=quick", &format!("cmd={ARBOR} {marker}")])
+        .args(["--engine", "name=slow", &format!("cmd={ARBOR} {marker}")])
+        .args(["--random-openings", "1", "--rounds", "1000"])
+        .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(800));
+    std::thread::sleep(std::time::Duration::from_millis(1500));
     let status = Command::new("kill")
         .args(["-INT", &harness.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
-    let _ = harness.wait();
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(&mut harness.stdout.take().unwrap(), &mut stdout).unwrap();
+    let status = harness.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{stdout}");
+    assert!(stdout.contains("interrupted after "), "{stdout}");
+    let row = stdout
+        .lines()
+        .find(|l| l.starts_with("quick "))
+        .expect(&stdout);
+    let games: u32 = row.split_whitespace().nth(1).unwrap().parse().unwrap();
+    assert!(games > 0, "{stdout}");
     no_leftover(&format!("{ARBOR} {marker}"));
 }
 

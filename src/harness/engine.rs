@@ -109,6 +109,12 @@ impl NativeEngine {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .push(child.id());
+        // Started as Ctrl-C was killing the others: this one goes too.
+        if crate::harness::interrupted() {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("{name}: the match was interrupted"));
+        }
         let stdin = child.stdin.take().expect("piped stdin");
         let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
         let (sender, lines) = mpsc::sync_channel(LINES_AHEAD);

@@ -197,8 +197,25 @@ impl GameVisitor for PlayOne<'_> {
     }
 }
 
+/// Set by the first Ctrl-C: games cut short by it are not counted, and no game starts.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// For the Ctrl-C handler: stops the match, killing its engines, so that the games
+/// finished so far are reported. Returns false when the match was already interrupted
+/// (a second Ctrl-C, which should end the program at once).
+pub fn interrupt() -> bool {
+    let first = !INTERRUPTED.swap(true, Ordering::SeqCst);
+    engine::kill_all_engines();
+    first
+}
+
+/// Whether Ctrl-C stopped the match.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
 /// Runs the match or round robin, printing a line per game and the final table (also
-/// when the match stops on an error, which is returned after the table).
+/// when the match stops on an error, which is returned after the table, or on Ctrl-C).
 pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standing>, String> {
     let count = config.engines.len();
     if count < 2 {
@@ -269,7 +286,7 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standi
             let results = results.clone();
             let spec = spec.clone();
             scope.spawn(move || {
-                while !stop.load(Ordering::Relaxed) {
+                while !stop.load(Ordering::Relaxed) && !interrupted() {
                     let Some(job) = queue.lock().unwrap_or_else(|p| p.into_inner()).pop_front()
                     else {
                         return;
@@ -356,6 +373,10 @@ fn report(
     let mut error: Option<String> = None;
     let (mut records, mut ggf) = files;
     for played in finished {
+        if interrupted() {
+            stop.store(true, Ordering::Relaxed);
+            continue;
+        }
         done += 1;
         let record = &played.record;
         let (black, white) = (played.black, played.white);
@@ -472,7 +493,13 @@ fn report(
         Variant::Othello { .. } => "discs",
         Variant::KInRow(_) => "margin",
     };
-    let mut text = table(&names, &standings, margin);
+    let mut text = String::new();
+    if interrupted() {
+        text.push_str(&format!(
+            "interrupted after {done} of {total} games (games cut short are not counted)\n"
+        ));
+    }
+    text.push_str(&table(&names, &standings, margin));
     if identical_pairs > 0 {
         text.push_str(&format!(
             "warning: {identical_pairs} of {} pairs were one game played twice\n",
