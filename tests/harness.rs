@@ -402,6 +402,20 @@ fn bad_match_settings_are_refused_before_any_game() {
             "expected a non-negative number of seconds",
         ),
         (
+            vec!["--engine", "name=a", &a, "--engine", "name=b", "cmd=x 'y"]
+                .into_iter()
+                .map(String::from)
+                .collect(),
+            "engine 'b': unbalanced quote",
+        ),
+        (
+            vec!["--engine", "name=a", &a, "--engine", "name=b", "cmd=''"]
+                .into_iter()
+                .map(String::from)
+                .collect(),
+            "engine 'b': empty command",
+        ),
+        (
             vec!["--engine", "name=a", &a, "--engine", "name=a", &a]
                 .into_iter()
                 .map(String::from)

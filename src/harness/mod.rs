@@ -225,6 +225,14 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standi
         if engine.name.is_empty() {
             return Err("an engine needs a name".into());
         }
+        let words = engine::split_command(&engine.command)
+            .map_err(|e| format!("engine {}: {e}", crate::text::quote(&engine.name)))?;
+        if words.first().is_none_or(|program| program.is_empty()) {
+            return Err(format!(
+                "engine {}: empty command",
+                crate::text::quote(&engine.name)
+            ));
+        }
         if config.engines[..index]
             .iter()
             .any(|e| e.name == engine.name)
