@@ -96,7 +96,7 @@ pub fn random_openings(variant: Variant, count: usize, plies: usize, seed: u64) 
                     let mut next = game.clone();
                     next.make(mv);
                     // Never hand over a finished game or a single forced move.
-                    if !leaves_a_choice(&next, &mut Vec::new()) {
+                    if !leaves_a_choice(&next) {
                         break;
                     }
                     names.push(game.format_move(mv));
@@ -112,12 +112,10 @@ pub fn random_openings(variant: Variant, count: usize, plies: usize, seed: u64) 
 
 /// Whether the side to move has more than one legal move (a finished game has none):
 /// an opening must leave the engines a choice, or both colours play the same game.
-fn leaves_a_choice<G: SearchGame>(game: &G, moves: &mut Vec<crate::game::Move>) -> bool {
-    if game.outcome().is_some() {
-        return false;
-    }
-    game.generate_moves(moves);
-    moves.len() > 1
+fn leaves_a_choice<G: SearchGame>(game: &G) -> bool {
+    let mut moves = Vec::new();
+    game.generate_moves(&mut moves);
+    game.outcome().is_none() && moves.len() > 1
 }
 
 /// Reads an openings file: one per line, a move sequence (`f5d6c3`, `f5 d6 c3`) or a
@@ -131,7 +129,7 @@ pub fn read_openings(text: &str, variant: Variant) -> Result<Vec<Setup>, String>
             apply_setup(&mut game, self.0)?;
             if game.outcome().is_some() {
                 Err("the opening ends the game".into())
-            } else if !leaves_a_choice(&game, &mut Vec::new()) {
+            } else if !leaves_a_choice(&game) {
                 Err("the opening leaves a single forced move".into())
             } else {
                 Ok(())
