@@ -110,6 +110,9 @@ enum Commands {
         /// Time limit per puzzle in milliseconds.
         #[arg(long, default_value = "1000", value_parser = bounds::millis)]
         movetime: std::time::Duration,
+        /// Node limit per puzzle as well (repeatable counts whatever the machine's load).
+        #[arg(long, value_parser = bounds::number)]
+        nodes: Option<u64>,
         /// Also checks each solved puzzle's first move against every reply (slow).
         #[arg(long)]
         verify: bool,
@@ -263,12 +266,16 @@ fn main() -> ExitCode {
         Some(Commands::Puzzles {
             file,
             movetime,
+            nodes,
             verify,
         }) => std::fs::read_to_string(file)
             .map_err(|e| format!("{}: {e}", file.display()))
             .and_then(|text| {
-                arbor::cli::puzzles::run_file(&text, *movetime, *verify, &mut io::stdout())
-                    .map(|_| ())
+                let limit = arbor::cli::puzzles::PuzzleLimit {
+                    time: *movetime,
+                    nodes: *nodes,
+                };
+                arbor::cli::puzzles::run_file(&text, limit, *verify, &mut io::stdout()).map(|_| ())
             }),
         Some(Commands::Play {
             game,

@@ -103,6 +103,11 @@ fn every_number_of_every_subcommand_is_checked() {
             "outside 1..=1048576",
         ),
         (vec!["puzzles", "x.txt", "--movetime", "1e3"], not_integer),
+        (vec!["puzzles", "x.txt", "--nodes=-5"], not_integer),
+        (
+            vec!["puzzles", "x.txt", "--nodes", "99999999999999999999"],
+            "too large",
+        ),
         (
             vec!["puzzles", "x.txt", "--movetime", "1000000000001"],
             "outside 0..=1000000000000",

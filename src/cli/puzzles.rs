@@ -76,9 +76,19 @@ pub struct PuzzleResult {
     pub nodes: u64,
 }
 
-pub fn solve_puzzle(game: &Gomoku, limit: Duration) -> PuzzleResult {
+/// What one solve may spend: time, and nodes when given.
+#[derive(Clone, Copy, Debug)]
+pub struct PuzzleLimit {
+    pub time: Duration,
+    pub nodes: Option<u64>,
+}
+
+pub fn solve_puzzle(game: &Gomoku, limit: PuzzleLimit) -> PuzzleResult {
     let start = Instant::now();
-    let stop = Stop::never().with_deadline(Some(start + limit));
+    let mut stop = Stop::never().with_deadline(Some(start + limit.time));
+    if let Some(nodes) = limit.nodes {
+        stop = stop.with_node_limit(nodes);
+    }
     let mut solver = ThreatSolver::new(game.side_to_move(), &stop);
     let line = solver.solve(game).map(|(line, _)| line);
     let nodes = solver.nodes;
@@ -92,7 +102,7 @@ pub fn solve_puzzle(game: &Gomoku, limit: Duration) -> PuzzleResult {
 /// Checks a found first move against every reply, not only the defences the solver
 /// tries: after each, the attacker must still have a win the solver finds within
 /// `limit`. Returns the first reply that escapes.
-pub fn refutation(game: &Gomoku, first: Move, limit: Duration) -> Option<Move> {
+pub fn refutation(game: &Gomoku, first: Move, limit: PuzzleLimit) -> Option<Move> {
     let mut after = game.clone();
     after.make(first);
     if after.outcome().is_some() {
@@ -117,7 +127,7 @@ pub fn refutation(game: &Gomoku, first: Move, limit: Duration) -> Option<Move> {
 /// against every reply (see [`refutation`]).
 pub fn run_file(
     text: &str,
-    limit: Duration,
+    limit: PuzzleLimit,
     verify: bool,
     out: &mut impl std::io::Write,
 ) -> Result<(usize, usize), String> {
@@ -176,10 +186,13 @@ pub fn run_file(
     }
     times.sort();
     let median = times.get(times.len() / 2).copied().unwrap_or_default();
+    let nodes = limit
+        .nodes
+        .map_or(String::new(), |nodes| format!(" and {nodes} nodes"));
     let _ = writeln!(
         out,
-        "solved {solved}/{total} within {} ms each ({other_first} with a first move not listed); median time {:.1} ms, total {:.1} s",
-        limit.as_millis(),
+        "solved {solved}/{total} within {} ms{nodes} each ({other_first} with a first move not listed); median time {:.1} ms, total {:.1} s",
+        limit.time.as_millis(),
         median.as_secs_f64() * 1000.0,
         times.iter().sum::<Duration>().as_secs_f64()
     );
