@@ -18,14 +18,12 @@ use crate::stop::Stop;
 
 /// Longest VCF tried, in attacker moves.
 pub const MAX_VCF: u32 = 60;
-/// Quiet threats a VCT may use along one line of play.
-pub const MAX_QUIET: u32 = 3;
-/// Attacker moves of any kind in a VCT line before its closing VCF.
-const MAX_VCT_MOVES: u32 = 10;
-/// Fours tried after each quiet threat, to close a VCT.
-const VCT_CLOSING_VCF: u32 = 10;
+/// Threats (fours and open threes) a VCT may make before its five.
+pub const MAX_VCT_DEPTH: u32 = 12;
 /// Fours a quiet move may threaten to win with, to count as a threat.
 const QUIET_THREAT_VCF: u32 = 6;
+/// How far along the lines through the attacker's last stone its next threat may go.
+const THREAT_REACH: usize = 4;
 
 /// Failed positions remembered per map: a long solve keeps tens of megabytes at most
 /// (about 32 bytes an entry) instead of growing with its time.
@@ -45,8 +43,8 @@ pub struct ThreatSolver<'a> {
     attacker: Side,
     /// VCF failures: position → largest fours budget that failed.
     vcf_failed: HashMap<u64, u32, ZobristHasher>,
-    /// VCT failures: position → (quiet threats, moves) budget that failed.
-    vct_failed: HashMap<u64, (u32, u32), ZobristHasher>,
+    /// VCT failures: position → threats budget that failed.
+    vct_failed: HashMap<u64, u32, ZobristHasher>,
 }
 
 /// A forced win for the side to move: VCF first, then VCT, until `stop`.
@@ -80,11 +78,16 @@ impl Hasher for KeyHasher {
 
 /// Fours tried when checking whether the opponent has a VCF to defend against.
 const DEFENCE_VCF: u32 = 20;
+/// Threats tried when checking whether the opponent has a VCT to defend against.
+const DEFENCE_VCT: u32 = 8;
+/// Nodes one check of a candidate defence may take.
+const DEFENCE_NODES: u64 = 20_000;
 
-/// When the opponent of the side to move would win by continuous fours if it were its
-/// turn, keeps only the candidate moves after which it no longer can (or that are fours,
-/// which keep the initiative). Leaves `moves` alone when there is no such threat, when
-/// no candidate defends, or when `stop` comes first.
+/// When the opponent of the side to move would win by threats (continuous fours, else
+/// fours and threes) if it were its turn, keeps only the candidate moves after which it
+/// no longer can, and the side to move's own fours, which keep the initiative. Leaves
+/// `moves` alone when there is no such threat, when no candidate defends, or when `stop`
+/// comes first.
 pub fn keep_defences(game: &Gomoku, moves: &mut Vec<Move>, stop: &Stop) {
     let me = game.side_to_move();
     let them = me.opponent();
@@ -93,29 +96,33 @@ pub fn keep_defences(game: &Gomoku, moves: &mut Vec<Move>, stop: &Stop) {
     }
     let mut work = game.clone();
     work.pass_turn();
-    let Some(line) = ThreatSolver::new(them, stop).vcf(&mut work, DEFENCE_VCF) else {
+    let threat = ThreatSolver::new(them, stop).threat(&mut work);
+    work.pass_turn();
+    let Some((line, kind)) = threat else {
         return;
     };
-    work.pass_turn();
     let pente = game.config.family == Family::Pente;
     let mut defences = Vec::new();
     for &mv in moves.iter() {
-        let on_line = line.contains(&mv);
         let four = game.threat(me, mv.square()).is_four();
         let capture = pente && game.capture_mask(mv.square()) != 0;
-        if !(on_line || four || capture) {
+        // A continuous-fours threat is stopped on its line (or by a four, or a capture).
+        if kind == Kind::Vcf && !(line.contains(&mv) || four || capture) {
+            continue;
+        }
+        if four {
+            defences.push(mv);
             continue;
         }
         let undo = work.make(mv);
-        let refuted = work.outcome().is_some()
-            || ThreatSolver::new(them, stop)
-                .vcf(&mut work, DEFENCE_VCF)
-                .is_none();
+        let check = stop.clone().with_node_limit(DEFENCE_NODES);
+        let refuted =
+            work.outcome().is_some() || ThreatSolver::new(them, &check).threat(&mut work).is_none();
         work.unmake(mv, undo);
         if stop.check(0) {
             return;
         }
-        if refuted || four {
+        if refuted {
             defences.push(mv);
         }
     }
@@ -146,14 +153,31 @@ impl<'a> ThreatSolver<'a> {
         if let Some(line) = self.vcf(&mut work, MAX_VCF) {
             return Some((line, Kind::Vcf));
         }
-        for quiet in 1..=MAX_QUIET {
-            for moves in quiet..=MAX_VCT_MOVES {
-                if self.stopped {
-                    return None;
-                }
-                if let Some(line) = self.vct(&mut work, quiet, moves) {
-                    return Some((line, Kind::Vct));
-                }
+        for depth in 1..=MAX_VCT_DEPTH {
+            if self.stopped {
+                return None;
+            }
+            if let Some(mut line) = self.vct_attack(&mut work, depth, None) {
+                line.reverse();
+                return Some((line, Kind::Vct));
+            }
+        }
+        None
+    }
+
+    /// A short forced win for the side to move: continuous fours, else a VCT of a few
+    /// threats, as checked when defending.
+    fn threat(&mut self, game: &mut Gomoku) -> Option<(Vec<Move>, Kind)> {
+        if let Some(line) = self.vcf(game, DEFENCE_VCF) {
+            return Some((line, Kind::Vcf));
+        }
+        for depth in 1..=DEFENCE_VCT {
+            if let Some(mut line) = self.vct_attack(game, depth, None) {
+                line.reverse();
+                return Some((line, Kind::Vct));
+            }
+            if self.stopped {
+                return None;
             }
         }
         None
@@ -293,55 +317,75 @@ impl<'a> ThreatSolver<'a> {
         first_line
     }
 
-    /// Attacker to move, with `quiet` quiet threats and `moves` attacker moves left.
-    fn vct(&mut self, game: &mut Gomoku, quiet: u32, moves: u32) -> Option<Vec<Move>> {
-        let mut line = self.vct_search(game, quiet, moves)?;
-        line.reverse();
-        Some(line)
-    }
-
-    fn vct_search(&mut self, game: &mut Gomoku, quiet: u32, moves: u32) -> Option<Vec<Move>> {
+    /// Attacker to move: a win within `depth` threats (fours and open threes) before the
+    /// five, each after the first on a line through the attacker's previous stone unless
+    /// it makes two threats at once. The line comes back reversed.
+    fn vct_attack(
+        &mut self,
+        game: &mut Gomoku,
+        depth: u32,
+        last: Option<usize>,
+    ) -> Option<Vec<Move>> {
         if self.tick() {
             return None;
         }
         let me = game.side_to_move();
-        if let Some(mut line) = self.vcf(game, VCT_CLOSING_VCF) {
-            line.reverse();
-            return Some(line);
+        let them = me.opponent();
+        let mut cells = Vec::new();
+        game.threat_fields(me, Threat::Five, &mut cells);
+        if let Some(&five) = cells.first() {
+            return Some(vec![five]);
         }
-        if quiet == 0 || moves == 0 || self.stopped {
+        let pente = game.config.family == Family::Pente;
+        game.threat_fields(them, Threat::Five, &mut cells);
+        match cells.len() {
+            0 => {}
+            1 => {
+                // The block is the attacker's move; it must leave a threat standing.
+                let block = cells[0];
+                if !game.is_legal(block) {
+                    return None;
+                }
+                let undo = game.make(block);
+                let found = self.vct_defend(game, depth, last);
+                game.unmake(block, undo);
+                return found.map(|mut line| {
+                    line.push(block);
+                    line
+                });
+            }
+            _ if !pente => return None,
+            _ => {}
+        }
+        if depth == 0 {
             return None;
         }
         let key = game.hash();
         if self
             .vct_failed
             .get(&key)
-            .is_some_and(|&(q, m)| q >= quiet && m >= moves)
+            .is_some_and(|&failed| failed >= depth)
         {
             return None;
         }
-        let them = me.opponent();
-        let mut cells = Vec::new();
-        game.threat_fields(them, Threat::Five, &mut cells);
-        match cells.len() {
-            0 => game.threat_fields(me, Threat::Three, &mut cells),
-            1 => {}
-            _ => cells.clear(),
-        }
-        cells.retain(|&mv| game.is_legal(mv));
+        game.threat_fields(me, Threat::Three, &mut cells);
+        let size = game.config.size;
+        cells.retain(|&mv| {
+            let threat = game.threat(me, mv.square());
+            game.is_legal(mv)
+                && (threat >= Threat::FourThree
+                    || threat == Threat::DoubleThree
+                    || last.is_none_or(|from| {
+                        threat >= Threat::OpenThree
+                            && on_a_line(size, from, mv.square(), THREAT_REACH)
+                    }))
+        });
         cells.sort_by_key(|&mv| {
             std::cmp::Reverse((game.threat(me, mv.square()), game.value(me, mv.square())))
         });
         for &attack in &cells {
-            let is_four = game.threat(me, attack.square()).is_four();
             let undo = game.make(attack);
-            let found = if is_four {
-                self.after_attack(game, |solver, game| {
-                    solver.vct_search(game, quiet, moves - 1)
-                })
-            } else {
-                self.after_quiet_threat(game, quiet, moves)
-            };
+            let found = self.vct_defend(game, depth - 1, Some(attack.square()));
             game.unmake(attack, undo);
             if let Some(mut line) = found {
                 line.push(attack);
@@ -352,47 +396,55 @@ impl<'a> ThreatSolver<'a> {
             }
         }
         if !self.stopped && self.vct_failed.len() < MAX_REMEMBERED_FAILURES {
-            self.vct_failed.insert(key, (quiet, moves));
+            self.vct_failed.insert(key, depth);
         }
         None
     }
 
-    /// After a quiet move of the attacker: it must threaten to win (an open four, or a
-    /// VCF if the defender did nothing), and every defence must lose. The defences
-    /// tried: the points where the attacker would make a four, the points of its
-    /// threatened VCF, the defender's own fours (and threes, against a VCF threat), and
-    /// captures.
-    fn after_quiet_threat(
+    /// Defender to move after an attacker's threat: a five to block, or an open four to
+    /// stop (at the points where the attacker would make a four, or with a four of its
+    /// own, or a capture at Pente). Every defence must lose.
+    fn vct_defend(
         &mut self,
         game: &mut Gomoku,
-        quiet: u32,
-        moves: u32,
+        depth: u32,
+        last: Option<usize>,
     ) -> Option<Vec<Move>> {
         if let Some(outcome) = game.outcome() {
             return (outcome.winner == Some(self.attacker)).then(Vec::new);
         }
         let attacker = self.attacker;
         let defender = attacker.opponent();
-        let mut replies = Vec::new();
-        // Against an open-four threat only a four of its own helps the defender; against
-        // a threatened VCF, so may a three whose forced blocks become fours.
-        let mut counter = Threat::Four;
-        if game.threat_count(attacker, Threat::OpenFour) == 0 {
-            if game.threat_count(attacker, Threat::Four) == 0 {
-                return None;
-            }
-            game.pass_turn();
-            let threat = self.vcf(game, QUIET_THREAT_VCF);
-            game.pass_turn();
-            replies = threat?;
-            counter = Threat::Three;
+        if game.threat_count(defender, Threat::Five) > 0 {
+            return None;
         }
-        let mut more = Vec::new();
-        game.threat_fields(attacker, Threat::Four, &mut more);
-        replies.append(&mut more);
-        game.threat_fields(defender, counter, &mut more);
-        replies.append(&mut more);
-        if game.config.family == Family::Pente {
+        let pente = game.config.family == Family::Pente;
+        let mut replies = Vec::new();
+        game.threat_fields(attacker, Threat::Five, &mut replies);
+        if replies.len() >= 2 && !pente {
+            return Some(vec![replies[1], replies[0]]);
+        }
+        if replies.is_empty() {
+            // Against an open-four threat only a four of its own helps the defender;
+            // against a threatened VCF, so may a three whose forced blocks become fours.
+            let mut counter = Threat::Four;
+            if game.threat_count(attacker, Threat::OpenFour) == 0 {
+                if game.threat_count(attacker, Threat::Four) == 0 {
+                    return None;
+                }
+                game.pass_turn();
+                let threat = self.vcf(game, QUIET_THREAT_VCF);
+                game.pass_turn();
+                replies = threat?;
+                counter = Threat::Three;
+            }
+            let mut more = Vec::new();
+            game.threat_fields(attacker, Threat::Four, &mut more);
+            replies.append(&mut more);
+            game.threat_fields(defender, counter, &mut more);
+            replies.append(&mut more);
+        }
+        if pente {
             add_captures(game, &mut replies);
         }
         replies.sort_unstable();
@@ -400,11 +452,19 @@ impl<'a> ThreatSolver<'a> {
         self.all_replies_lose(
             game,
             &replies,
-            &mut |solver: &mut Self, game: &mut Gomoku| {
-                solver.vct_search(game, quiet - 1, moves - 1)
-            },
+            &mut |solver: &mut Self, game: &mut Gomoku| solver.vct_attack(game, depth, last),
         )
     }
+}
+
+/// Whether fields `a` and `b` of a `size` board share a row, column or diagonal within
+/// `reach` points.
+pub(super) fn on_a_line(size: usize, a: usize, b: usize, reach: usize) -> bool {
+    let (ar, ac) = ((a / size) as isize, (a % size) as isize);
+    let (br, bc) = ((b / size) as isize, (b % size) as isize);
+    let (dr, dc) = (br - ar, bc - ac);
+    let far = dr.abs().max(dc.abs()) as usize;
+    far <= reach && (dr == 0 || dc == 0 || dr.abs() == dc.abs())
 }
 
 #[cfg(test)]
@@ -487,6 +547,37 @@ mod tests {
                 "{} keeps Black's VCF",
                 game.format_move(mv)
             );
+        }
+    }
+
+    /// Positions from arbor's games against Wine 2.1 in which Wine announced a forced
+    /// win (VCT): the solver must find one too.
+    #[test]
+    fn finds_the_wins_an_opponent_announced_in_real_games() {
+        let positions: [(&[&str], &[&str], Side); 3] = [
+            (
+                &["g8", "g9", "h10", "h8"],
+                &["f8", "h9", "i10", "j11"],
+                Side::Black,
+            ),
+            (
+                &["g7", "h8", "i10", "i8", "j10", "j9"],
+                &["g10", "g12", "g8", "g9", "h9", "j11"],
+                Side::Black,
+            ),
+            (
+                &["f7", "g6", "h8", "j7"],
+                &["g8", "h9", "j11", "k11"],
+                Side::Black,
+            ),
+        ];
+        let stop = Stop::never().with_node_limit(200_000);
+        for (black, white, side) in positions {
+            let game = position(15, black, white, side);
+            let (line, _) = ThreatSolver::new(side, &stop)
+                .solve(&game)
+                .unwrap_or_else(|| panic!("no win found in {black:?} / {white:?}"));
+            check_line(&game, &line);
         }
     }
 
