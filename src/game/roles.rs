@@ -131,6 +131,13 @@ pub trait Evaluate: Game {
     fn must_answer(&self) -> bool {
         false
     }
+    /// The value of an unfinished position where the main search stops, `ply` plies from
+    /// the root (win scores count from there): the static evaluation, or for games with
+    /// forcing moves a quiescence search over them within `alpha..beta` (Gomoku:
+    /// continuous fours). `nodes` counts the positions it visits.
+    fn quiesce(&mut self, _alpha: Score, _beta: Score, _ply: usize, _nodes: &mut u64) -> Score {
+        self.evaluate()
+    }
 }
 
 /// Exact and threat solvers, with the table an exact solver keeps between solves.

@@ -63,6 +63,8 @@ pub struct Searcher<G: SearchGame> {
     start: Instant,
     stop: Stop,
     node_limit: u64,
+    /// When the stop is next polled (quiescence nodes count too, so not every multiple).
+    next_check: u64,
     stopped: bool,
     buffers: Vec<Vec<Move>>,
     killers: Vec<[Move; 2]>,
@@ -90,6 +92,7 @@ impl<G: SearchGame> Searcher<G> {
             start: Instant::now(),
             stop: Stop::never(),
             node_limit: u64::MAX,
+            next_check: 0,
             stopped: false,
             buffers: vec![Vec::new(); MAX_PLY + 1],
             killers: vec![[Move::PASS; 2]; MAX_PLY + 1],
@@ -128,6 +131,7 @@ impl<G: SearchGame> Searcher<G> {
     ) -> SearchResult {
         self.start = time.start();
         self.nodes = 0;
+        self.next_check = 1024;
         self.stopped = false;
         self.stop = stop.clone();
         self.node_limit = stop.node_limit().max(1);
@@ -347,11 +351,24 @@ impl<G: SearchGame> Searcher<G> {
         self.nodes += 1;
         #[cfg(test)]
         assert!(self.nodes != self.panic_at_node, "a test panic mid-search");
-        if self.nodes & 1023 == 0 || self.nodes >= self.node_limit {
+        if self.nodes >= self.next_check || self.nodes >= self.node_limit {
+            self.next_check = self.nodes + 1024;
             self.check_limits();
         }
         if self.stopped && ply > 0 {
             return 0;
+        }
+        // Threats are searched out before the evaluation is trusted.
+        let depth = if depth == 0 && ply < MAX_PLY && game.must_answer() {
+            1
+        } else {
+            depth
+        };
+        if depth == 0 || ply >= MAX_PLY {
+            if game.outcome().is_some() {
+                return win_from_node(game.final_score(), ply);
+            }
+            return game.quiesce(alpha, beta, ply, &mut self.nodes);
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         if ply == 0 {
@@ -362,16 +379,6 @@ impl<G: SearchGame> Searcher<G> {
         if moves.is_empty() {
             self.buffers[ply] = moves;
             return win_from_node(game.final_score(), ply);
-        }
-        // Threats are searched out before the evaluation is trusted.
-        let depth = if depth == 0 && ply < MAX_PLY && game.must_answer() {
-            1
-        } else {
-            depth
-        };
-        if depth == 0 || ply >= MAX_PLY {
-            self.buffers[ply] = moves;
-            return game.evaluate();
         }
         let key = game.hash();
         let mut tt_move = None;

@@ -8,6 +8,7 @@
 
 mod exact;
 pub mod pattern;
+mod quiesce;
 mod search;
 pub mod threat;
 

@@ -3,7 +3,7 @@
 
 use super::exact::{self, ExactTable};
 use super::pattern::{Pattern, Threat};
-use super::{Family, Gomoku, threat};
+use super::{Family, Gomoku, quiesce, threat};
 use crate::game::roles::{Evaluate, Proof, Score, ScoreValue, Scoring, Solve};
 use crate::game::{Game, Move, Side};
 use crate::stop::Stop;
@@ -24,8 +24,8 @@ const SEARCH_CANDIDATES: usize = 10;
 
 /// Moves a side makes in a typical game between engines, and the fewest the time
 /// manager plans for while the game goes on.
-const EXPECTED_MOVES: u32 = 22;
-const MIN_MOVES_LEFT: u32 = 8;
+const EXPECTED_MOVES: u32 = 18;
+const MIN_MOVES_LEFT: u32 = 6;
 
 /// Weight of one line pattern, for the side that would place the stone.
 const fn pattern_weight(pattern: Pattern) -> i16 {
@@ -202,15 +202,29 @@ pub(super) fn add_captures(game: &Gomoku, moves: &mut Vec<Move>) {
 }
 
 impl Gomoku {
+    /// What having the move is worth to `me`: by the strongest threat it can make now.
+    fn tempo(&self, me: Side) -> Score {
+        const TEMPO: [Score; 9] = [100, 120, 180, 350, 350, 300, 400, 400, 400];
+        let best = (1..9)
+            .rev()
+            .find(|&threat| self.threat_count[me.index()][threat] > 0)
+            .unwrap_or(0);
+        TEMPO[best]
+    }
+
     /// Combination threats one move away: the side to move may play its own; the
     /// opponent's must be stopped now unless the side to move can force with a four.
     fn threat_terms(&self, me: Side) -> Score {
         let them = me.opponent();
+        // `threat_count` counts points of a class or stronger; a double three is a
+        // class of its own, below the fours.
         let count = |side, threat| self.threat_count(side, threat) > 0;
+        let double_three =
+            |side: Side| self.threat_count[side.index()][Threat::DoubleThree as usize] > 0;
         let mut score = 0;
         if count(me, Threat::FourThree) {
             score += 4000;
-        } else if count(me, Threat::DoubleThree) && !count(them, Threat::Four) {
+        } else if double_three(me) && !count(them, Threat::Four) {
             score += 2500;
         }
         // One block stops a single combination point, at the cost of the tempo. (Open
@@ -218,7 +232,7 @@ impl Gomoku {
         if !count(me, Threat::Four) {
             if count(them, Threat::FourThree) {
                 score -= 1500;
-            } else if count(them, Threat::DoubleThree) {
+            } else if double_three(them) {
                 score -= 800;
             }
         }
@@ -246,8 +260,9 @@ impl Evaluate for Gomoku {
                 return SURE_WIN - 1;
             }
         }
-        // The side to move gets to use its threats first.
-        let mut score = self.potential(me) * 6 / 5 - self.potential(them);
+        // The side to move gets to use its threats first: its best move's class is worth
+        // a tempo, a bounded bonus so that scores agree between odd and even depths.
+        let mut score = self.potential(me) - self.potential(them) + self.tempo(me);
         if !pente && self.threat_count(them, Threat::Five) == 0 {
             score += self.threat_terms(me);
         }
@@ -289,6 +304,22 @@ impl Evaluate for Gomoku {
             && (self.threat_count(them, Threat::Five) > 0
                 || (self.threat_count(them, Threat::OpenFour) > 0
                     && self.threat_count(me, Threat::Four) == 0))
+    }
+
+    fn quiesce(&mut self, alpha: Score, beta: Score, ply: usize, nodes: &mut u64) -> Score {
+        if self.config.family == Family::Gomoku && self.has_patterns() {
+            quiesce::quiesce(
+                self,
+                alpha,
+                beta,
+                ply,
+                quiesce::QUIESCE_FOURS,
+                [None; 2],
+                nodes,
+            )
+        } else {
+            self.evaluate()
+        }
     }
 
     fn search_moves(&self, moves: &mut Vec<Move>) {

@@ -220,7 +220,7 @@ fn random_games_keep_bookkeeping_consistent() {
 
 mod search {
     use super::*;
-    use crate::game::roles::{Evaluate, Proof, Solve, WIN};
+    use crate::game::roles::{Evaluate, Proof, Solve, WIN, WIN_BOUND};
     use crate::limits::Limits;
     use crate::search::Searcher;
     use crate::search::time::TimeManager;
@@ -297,6 +297,114 @@ mod search {
         assert_eq!(result.score, WIN - 3);
         assert_eq!(result.depth, 3, "{depths:?}");
         assert_eq!(depths, [1, 2, 3]);
+    }
+
+    /// A four-three: the four must be blocked, then the three becomes an open four.
+    const FOUR_THREE: (&str, &str) = ("e5 f5 g5 h7 h8", "d5 a1 o15 a15");
+
+    #[test]
+    fn a_win_by_fours_below_the_leaves_is_found_at_depth_one() {
+        let g = setup(15, FOUR_THREE.0, FOUR_THREE.1, Side::Black);
+        let (mv, score) = best_move(&g, 1);
+        assert_eq!(mv, "h5");
+        // h5, the block at i5, h6 (an open four), a block, the five.
+        assert_eq!(score, WIN - 5);
+    }
+
+    #[test]
+    fn win_scores_keep_their_distance_through_the_table() {
+        let g = setup(15, FOUR_THREE.0, FOUR_THREE.1, Side::Black);
+        let stop = Stop::never();
+        let mut searcher = Searcher::new(&g, 4).unwrap();
+        let search = |searcher: &mut Searcher<Gomoku>, game: &Gomoku, depth| {
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            };
+            let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
+            searcher
+                .think(game, &limits, &time, &stop, &mut |_| {})
+                .score
+        };
+        assert_eq!(search(&mut searcher, &g, 3), WIN - 5);
+        // Read back from the table, at the root and two plies on.
+        assert_eq!(search(&mut searcher, &g, 3), WIN - 5);
+        let mut on = g.clone();
+        for name in ["h5", "i5"] {
+            on.make(on.parse_move(name).unwrap());
+        }
+        assert_eq!(search(&mut searcher, &on, 3), WIN - 3);
+        // The defender's view: a loss at the same distance.
+        let mut defender = g.clone();
+        defender.make(defender.parse_move("h5").unwrap());
+        assert_eq!(search(&mut searcher, &defender, 4), -(WIN - 4));
+    }
+
+    #[test]
+    fn threats_on_the_board_get_a_block_or_a_win() {
+        // White's open three on row 8: Black, without a four, blocks it.
+        let g = setup(15, "a1 c1 o15 h10", "g8 h8 i8 a15", Side::Black);
+        let (mv, _) = best_move(&g, 4);
+        assert!(["e8", "f8", "j8", "k8"].contains(&mv.as_str()), "{mv}");
+        // White's split three: the same, at the gap or an end.
+        let g = setup(15, "a1 c1 o15 h10", "f8 g8 i8 a15", Side::Black);
+        let (mv, _) = best_move(&g, 4);
+        assert!(["e8", "h8", "j8"].contains(&mv.as_str()), "{mv}");
+        // A four is blocked at its one open end.
+        let g = setup(15, "a1 c1 o15 h10 e8", "f8 g8 h8 i8 a15", Side::Black);
+        let (mv, score) = best_move(&g, 4);
+        assert_eq!(mv, "j8");
+        assert!(score < WIN_BOUND, "{score}");
+        // With its own open four to make against White's three, Black wins instead.
+        let g = setup(15, "c3 d3 e3 o15", "g8 h8 i8 a15", Side::Black);
+        let (mv, score) = best_move(&g, 3);
+        assert!(["b3", "f3"].contains(&mv.as_str()), "{mv}");
+        assert_eq!(score, WIN - 3);
+    }
+
+    /// A Gomocup match clock (10 s a game, 0.1 s added before every move, as
+    /// c-gomoku-cli sends it in `INFO time_left`) over games of 12 to 40 moves a side:
+    /// spending the whole hard budget every move never overruns it, and spending the soft
+    /// budget (where the search stops deepening) uses most of it in a typical game.
+    #[test]
+    fn a_gomocup_match_clock_is_never_overrun_and_mostly_used() {
+        use crate::search::time::budget;
+        let overhead = Duration::from_millis(50);
+        let (base, inc) = (Duration::from_millis(10_000), Duration::from_millis(100));
+        for own_moves in [12u32, 18, 24, 40] {
+            for spend_hard in [false, true] {
+                let mut g = setup(15, "", "", Side::Black);
+                let mut clock = base;
+                let mut used = Duration::ZERO;
+                let mut moves = Vec::new();
+                let mut rng = StdRng::seed_from_u64(own_moves as u64);
+                for _ in 0..own_moves {
+                    clock += inc;
+                    let limits = Limits {
+                        time: Some(clock),
+                        movetime: Some(base),
+                        ..Limits::default()
+                    };
+                    let b = budget(&limits, g.moves_left(), overhead).unwrap();
+                    let spent = if spend_hard { b.hard } else { b.soft } + overhead;
+                    assert!(spent <= clock, "{own_moves} moves: {spent:?} of {clock:?}");
+                    clock -= spent;
+                    used += spent;
+                    // This side's stone and the opponent's, anywhere near the others.
+                    for _ in 0..2 {
+                        g.search_moves(&mut moves);
+                        g.make(moves[rng.random_range(0..moves.len())]);
+                        if g.outcome().is_some() {
+                            g = setup(15, "", "", Side::Black);
+                        }
+                    }
+                }
+                let share = used.as_secs_f64() / (base + inc * own_moves).as_secs_f64();
+                if own_moves >= 18 && !spend_hard {
+                    assert!(share >= 0.6, "{share:.2} of the clock used");
+                }
+            }
+        }
     }
 
     #[test]
