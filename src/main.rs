@@ -51,7 +51,9 @@ enum Commands {
         depth: u32,
     },
     /// Plays engines against each other (two: a match; more: a round robin), as referee
-    /// and clock, and prints results, Elo and SPRT.
+    /// and clock, and prints results, Elo and SPRT; `arbor match merge` tallies the
+    /// JSON-lines files of sharded runs.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Match(Box<MatchArgs>),
     /// Play against the engine (or another person) at the terminal.
     Play {
@@ -137,6 +139,8 @@ enum Commands {
 
 #[derive(Args)]
 struct MatchArgs {
+    #[command(subcommand)]
+    merge: Option<MatchCommand>,
     /// An engine: `--engine name=NAME cmd="COMMAND ARGS"` (two or more).
     #[arg(long = "engine", num_args = 1.., action = clap::ArgAction::Append, required = true)]
     engines: Vec<String>,
@@ -178,6 +182,31 @@ struct MatchArgs {
     /// Sequential test: `--sprt elo0=0 elo1=10 alpha=0.05 beta=0.05` (two engines).
     #[arg(long, num_args = 1..)]
     sprt: Option<Vec<String>>,
+    /// Plays the I-th of N slices of the game pairs (`--shard 2/4`): N runs together play
+    /// every pair once.
+    #[arg(long, value_parser = arbor::harness::campaign::Shard::parse)]
+    shard: Option<arbor::harness::campaign::Shard>,
+    /// Writes one JSON line per finished game pair to a new file.
+    #[arg(long, conflicts_with = "resume")]
+    jsonl: Option<std::path::PathBuf>,
+    /// Continues a --jsonl file: its pairs are not played again, new ones are appended.
+    #[arg(long)]
+    resume: Option<std::path::PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum MatchCommand {
+    /// Tallies the JSON-lines files of one match's runs (shards, resumed runs) and prints
+    /// the table one run playing all their pairs prints.
+    Merge {
+        /// JSON-lines files written by `arbor match --jsonl` or `--resume`.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        /// Sequential test over all the pairs: `--sprt elo0=0 elo1=10 alpha=0.05
+        /// beta=0.05` (after the files).
+        #[arg(long, num_args = 1..)]
+        sprt: Option<Vec<String>>,
+    },
 }
 
 #[derive(Args)]
@@ -390,10 +419,18 @@ fn play(
 }
 
 fn run_match(args: &MatchArgs) -> Result<(), String> {
+    use arbor::harness::campaign::Shard;
     use arbor::harness::engine::Setup;
     use arbor::harness::referee::TimeControl;
-    use arbor::harness::{EngineSpec, MatchConfig, random_openings, read_openings, run_match};
+    use arbor::harness::{
+        EngineSpec, Jsonl, MatchConfig, random_openings, read_openings, run_match,
+    };
     use std::time::Duration;
+
+    if let Some(MatchCommand::Merge { files, sprt }) = &args.merge {
+        let sprt = sprt.as_deref().map(parse_sprt).transpose()?;
+        return arbor::harness::campaign::merge(files, sprt, &mut io::stdout());
+    }
 
     // The first Ctrl-C ends the match with the table of the games played; a second one
     // ends the program at once.
@@ -489,6 +526,12 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
         records: args.records.clone(),
         ggf: args.ggf.clone(),
         sprt,
+        shard: args.shard.unwrap_or(Shard::WHOLE),
+        jsonl: match (&args.jsonl, &args.resume) {
+            (Some(path), _) => Some(Jsonl::Create(path.clone())),
+            (None, Some(path)) => Some(Jsonl::Resume(path.clone())),
+            (None, None) => None,
+        },
     };
     run_match(&config, &mut io::stdout()).map(|_| ())
 }

@@ -1,6 +1,7 @@
 //! `arbor match`: plays engine processes against each other as referee and clock, and
 //! reports results, Elo and SPRT.
 
+pub mod campaign;
 pub mod engine;
 pub mod records;
 pub mod referee;
@@ -16,6 +17,7 @@ use std::sync::{Arc, Mutex, mpsc};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+use self::campaign::{MatchInfo, Shard};
 use self::engine::{EngineDriver, NativeEngine, Setup};
 use self::referee::{Ending, GameRecord, TimeControl, apply_setup, lost_before_start, play_game};
 use self::stats::{Sprt, SprtVerdict, elo_estimate};
@@ -40,6 +42,16 @@ pub struct MatchConfig {
     pub records: Option<PathBuf>,
     pub ggf: Option<PathBuf>,
     pub sprt: Option<Sprt>,
+    /// The slice of the pairs this run plays.
+    pub shard: Shard,
+    /// One JSON line per finished pair: a new file, or one to continue (`--resume`).
+    pub jsonl: Option<Jsonl>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Jsonl {
+    Create(PathBuf),
+    Resume(PathBuf),
 }
 
 /// One scheduled game.
@@ -249,24 +261,44 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standi
     } else {
         config.openings.clone()
     };
-    let mut jobs = VecDeque::new();
-    let mut pair = 0;
-    for first in 0..count {
-        for second in first + 1..count {
-            for setup in &openings {
-                for (black, white) in [(first, second), (second, first)] {
-                    jobs.push_back(Job {
-                        number: jobs.len() + 1,
-                        pair,
-                        black,
-                        white,
-                        setup: setup.clone(),
-                    });
-                }
-                pair += 1;
-            }
-        }
+    if config.sprt.is_some() && !config.shard.is_whole() {
+        return Err(
+            "--sprt with --shard: a shard sees part of the pairs; give --sprt to \
+                    `arbor match merge`, which sees them all"
+                .into(),
+        );
     }
+    let all = schedule(count, &openings);
+    let info = MatchInfo::new(
+        config.variant,
+        config.engines.iter().map(|e| e.name.clone()).collect(),
+        config.control,
+        &openings,
+        all.len() / 2,
+    );
+    let mut resumed = Vec::new();
+    let jsonl = match &config.jsonl {
+        None => None,
+        Some(Jsonl::Create(path)) => {
+            if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
+                return Err(format!(
+                    "{}: the file exists: --resume {} continues it",
+                    path.display(),
+                    path.display()
+                ));
+            }
+            Some(records::Appender::open(path)?)
+        }
+        Some(Jsonl::Resume(path)) => {
+            resumed = campaign::resume(path, &info, config.shard)?;
+            Some(records::Appender::open(path)?)
+        }
+    };
+    let jobs: VecDeque<Job> = all
+        .into_iter()
+        .filter(|job| config.shard.owns(job.pair))
+        .filter(|job| !resumed.iter().any(|games| games[0].pair == job.pair))
+        .collect();
     let total = jobs.len();
     // Records files open before the first game, so a bad path costs no games.
     let files = (
@@ -285,6 +317,31 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standi
     let stop = Arc::new(AtomicBool::new(false));
     let (results, finished) = mpsc::channel::<Played>();
     let spec = game_spec(config.variant);
+    let mut tally = Tally::new(count);
+    for [first, second] in resumed {
+        tally.add(first);
+        tally.add(second);
+    }
+    if tally.pairs > 0 {
+        let _ = writeln!(
+            out,
+            "resumed {} pairs ({} games) from the JSON-lines file; {total} games to play",
+            tally.pairs, tally.games
+        );
+    }
+    // Resumed pairs may already decide the test.
+    let decided = config
+        .sprt
+        .is_some_and(|sprt| sprt.verdict(&tally.pentanomial) != SprtVerdict::Continue);
+    if decided {
+        queue.lock().unwrap_or_else(|p| p.into_inner()).clear();
+    }
+    let outputs = Outputs {
+        records: files.0,
+        ggf: files.1,
+        jsonl,
+        info,
+    };
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.max(1) {
             let queue = Arc::clone(&queue);
@@ -305,7 +362,7 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standi
             });
         }
         drop(results);
-        report(config, total, finished, files, &stop, out)
+        report(config, total, finished, outputs, tally, &stop, out)
     })
 }
 
@@ -354,36 +411,69 @@ impl GameVisitor for NeverStarted {
     }
 }
 
-/// What the report keeps of a pair's first game until the second one ends.
-struct PairStart {
-    number: usize,
-    first_points: f64,
-    moves: Vec<String>,
+/// Every game of the match in order: two per pair (one opening, colours swapped), the
+/// pairings of a round robin one after another. Game and pair numbers come from here,
+/// so every shard numbers them alike.
+fn schedule(engines: usize, openings: &[Setup]) -> Vec<Job> {
+    let mut jobs = Vec::new();
+    let mut pair = 0;
+    for first in 0..engines {
+        for second in first + 1..engines {
+            for setup in openings {
+                for (black, white) in [(first, second), (second, first)] {
+                    jobs.push(Job {
+                        number: jobs.len() + 1,
+                        pair,
+                        black,
+                        white,
+                        setup: setup.clone(),
+                    });
+                }
+                pair += 1;
+            }
+        }
+    }
+    jobs
 }
 
-fn report(
-    config: &MatchConfig,
-    total: usize,
-    finished: mpsc::Receiver<Played>,
-    files: (Option<records::Appender>, Option<records::Appender>),
-    stop: &AtomicBool,
-    out: &mut dyn Write,
-) -> Result<Vec<Standing>, String> {
-    let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
-    let mut standings = vec![Standing::default(); names.len()];
-    let mut pairs: std::collections::HashMap<usize, PairStart> = Default::default();
-    let mut pentanomial = [0u32; 5];
-    let (mut done, mut identical_pairs) = (0, 0);
-    // The first error (a records file that cannot be written) stops the match; the games
-    // played are still tallied and the table printed before the error is returned.
-    let mut error: Option<String> = None;
-    let (mut records, mut ggf) = files;
-    for played in finished {
-        if interrupted() {
-            stop.store(true, Ordering::Relaxed);
-            continue;
+/// A pair whose two games have both ended, in the order they were numbered.
+pub struct PairDone {
+    pub games: [Played; 2],
+    /// The pairing's first engine's points over both games, doubled (0..=4).
+    pub points: usize,
+    /// The two games are one game played twice.
+    pub identical: bool,
+}
+
+/// The finished games of a match: a running match and `arbor match merge` count them
+/// the same way.
+pub struct Tally {
+    pub standings: Vec<Standing>,
+    /// Pairs with one game finished.
+    pending: std::collections::HashMap<usize, Played>,
+    /// Pairs by the points the pairing's first engine scored (two engines: the first
+    /// engine's pentanomial counts).
+    pub pentanomial: [u32; 5],
+    pub games: usize,
+    pub pairs: usize,
+    pub identical_pairs: usize,
+}
+
+impl Tally {
+    pub fn new(engines: usize) -> Tally {
+        Tally {
+            standings: vec![Standing::default(); engines],
+            pending: Default::default(),
+            pentanomial: [0; 5],
+            games: 0,
+            pairs: 0,
+            identical_pairs: 0,
         }
-        done += 1;
+    }
+
+    /// Counts a finished game; returns its pair once both games are in.
+    pub fn add(&mut self, played: Played) -> Option<PairDone> {
+        self.games += 1;
         let record = &played.record;
         let (black, white) = (played.black, played.white);
         let black_points = match record.winner {
@@ -392,7 +482,7 @@ fn report(
             None => 0.5,
         };
         for (index, points, sign) in [(black, black_points, 1), (white, 1.0 - black_points, -1)] {
-            let standing = &mut standings[index];
+            let standing = &mut self.standings[index];
             match points {
                 1.0 => standing.wins += 1,
                 0.0 => standing.losses += 1,
@@ -403,10 +493,111 @@ fn report(
         let culprit = |side: &Side| if *side == Side::Black { black } else { white };
         match &record.ending {
             Ending::Rules => {}
-            Ending::TimeForfeit(side) => standings[culprit(side)].time_forfeits += 1,
-            Ending::Illegal(side, _) => standings[culprit(side)].illegal += 1,
-            Ending::Failure(side, _) => standings[culprit(side)].failures += 1,
+            Ending::TimeForfeit(side) => self.standings[culprit(side)].time_forfeits += 1,
+            Ending::Illegal(side, _) => self.standings[culprit(side)].illegal += 1,
+            Ending::Failure(side, _) => self.standings[culprit(side)].failures += 1,
         }
+        let other = self.pending.remove(&played.pair);
+        let Some(other) = other else {
+            self.pending.insert(played.pair, played);
+            return None;
+        };
+        let games = if other.number < played.number {
+            [other, played]
+        } else {
+            [played, other]
+        };
+        let identical =
+            !games[0].record.moves.is_empty() && games[0].record.moves == games[1].record.moves;
+        let points = campaign::pair_points(&games);
+        self.pairs += 1;
+        self.identical_pairs += identical as usize;
+        self.pentanomial[points] += 1;
+        Some(PairDone {
+            games,
+            points,
+            identical,
+        })
+    }
+}
+
+/// Where finished games are written.
+struct Outputs {
+    records: Option<records::Appender>,
+    ggf: Option<records::Appender>,
+    jsonl: Option<records::Appender>,
+    info: MatchInfo,
+}
+
+fn sprt_line(sprt: Sprt, pentanomial: &[u32; 5]) -> String {
+    let (low, high) = sprt.bounds();
+    let llr = sprt.llr(pentanomial);
+    format!("sprt: llr {llr:.3} bounds [{low:.3}, {high:.3}] pairs {pentanomial:?}")
+}
+
+/// The column of summed game scores: Othello's disc score, elsewhere wins minus losses.
+pub fn margin_label(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Othello { .. } => "discs",
+        Variant::KInRow(_) => "margin",
+    }
+}
+
+/// The end of a match's output, also what `arbor match merge` prints: the table, for two
+/// engines the pair counts and the SPRT's state, and identical pairs.
+pub fn summary(names: &[&str], tally: &Tally, sprt: Option<Sprt>, margin: &str) -> String {
+    let mut text = table(names, &tally.standings, margin);
+    if names.len() == 2 {
+        let _ = writeln!(
+            text,
+            "pairs {:?} (pairs in which {} scored 0, 0.5, 1, 1.5, 2 points)",
+            tally.pentanomial, names[0]
+        );
+        if let Some(sprt) = sprt {
+            let verdict = match sprt.verdict(&tally.pentanomial) {
+                SprtVerdict::Continue => "no decision yet",
+                SprtVerdict::H1 => "H1 accepted",
+                SprtVerdict::H0 => "H0 accepted",
+            };
+            let _ = writeln!(text, "{}: {verdict}", sprt_line(sprt, &tally.pentanomial));
+        }
+    }
+    if tally.identical_pairs > 0 {
+        let _ = writeln!(
+            text,
+            "warning: {} of {} pairs were one game played twice",
+            tally.identical_pairs, tally.pairs
+        );
+    }
+    text
+}
+
+fn report(
+    config: &MatchConfig,
+    total: usize,
+    finished: mpsc::Receiver<Played>,
+    outputs: Outputs,
+    mut tally: Tally,
+    stop: &AtomicBool,
+    out: &mut dyn Write,
+) -> Result<Vec<Standing>, String> {
+    let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
+    let mut done = 0;
+    // The first error (a records file that cannot be written) stops the match; the games
+    // played are still tallied and the table printed before the error is returned.
+    let mut error: Option<String> = None;
+    let Outputs {
+        mut records,
+        mut ggf,
+        mut jsonl,
+        info,
+    } = outputs;
+    for played in finished {
+        if interrupted() {
+            stop.store(true, Ordering::Relaxed);
+            continue;
+        }
+        done += 1;
         let mut lines = Vec::new();
         if error.is_none() {
             let written = records
@@ -425,98 +616,85 @@ fn report(
                 error = Some(message);
             }
         }
-        lines.push(format!(
-            "game {done}/{total}: {} (black) - {} (white): {} {:+} ({})  [{}: {}]",
+        let (black, white) = (played.black, played.white);
+        let line = format!(
+            "game {done}/{total}: {} (black) - {} (white): {} {:+} ({})",
             names[black],
             names[white],
-            result_text(record.winner),
-            record.black_score,
-            ending_text(record),
+            result_text(played.record.winner),
+            played.record.black_score,
+            ending_text(&played.record),
+        );
+        let pair = tally.add(played);
+        lines.push(format!(
+            "{line}  [{}: {}]",
             names[0],
-            score_line(&standings[0])
+            score_line(&tally.standings[0])
         ));
-        let first_points = if black == 0 {
-            black_points
-        } else {
-            1.0 - black_points
+        let Some(pair) = pair else {
+            write_lines(out, &lines, stop);
+            continue;
         };
-        match pairs.remove(&played.pair) {
-            None => {
-                pairs.insert(
-                    played.pair,
-                    PairStart {
-                        number: played.number,
-                        first_points,
-                        moves: record.moves.clone(),
-                    },
-                );
-            }
-            Some(start) => {
-                if !record.moves.is_empty() && start.moves == record.moves {
-                    identical_pairs += 1;
-                    lines.push(format!(
-                        "warning: games {} and {} are the same game with colours swapped: the \
-                         pair says nothing about strength (deterministic engines need varied openings)",
-                        start.number.min(played.number),
-                        start.number.max(played.number)
-                    ));
-                }
-                // Pentanomial counts for the first engine, from completed pairs.
-                if names.len() == 2 {
-                    let points = start.first_points + first_points;
-                    pentanomial[(points * 2.0).round() as usize] += 1;
-                    if let Some(sprt) = config.sprt {
-                        let (low, high) = sprt.bounds();
-                        let llr = sprt.llr(&pentanomial);
-                        lines.push(format!(
-                            "sprt: llr {llr:.3} bounds [{low:.3}, {high:.3}] pairs {pentanomial:?}"
-                        ));
-                        match sprt.verdict(&pentanomial) {
-                            SprtVerdict::Continue => {}
-                            verdict => {
-                                let accepted = if verdict == SprtVerdict::H1 {
-                                    "H1"
-                                } else {
-                                    "H0"
-                                };
-                                lines.push(format!("sprt: {accepted} accepted"));
-                                stop.store(true, Ordering::Relaxed);
-                            }
-                        }
-                    }
+        if pair.identical {
+            lines.push(format!(
+                "warning: games {} and {} are the same game with colours swapped: the \
+                 pair says nothing about strength (deterministic engines need varied openings)",
+                pair.games[0].number, pair.games[1].number
+            ));
+        }
+        if error.is_none()
+            && let Some(file) = jsonl.as_mut()
+            && let Err(message) = file.append(&campaign::pair_line(&info, &pair))
+        {
+            stop.store(true, Ordering::Relaxed);
+            error = Some(message);
+        }
+        if names.len() == 2
+            && let Some(sprt) = config.sprt
+        {
+            lines.push(sprt_line(sprt, &tally.pentanomial));
+            match sprt.verdict(&tally.pentanomial) {
+                SprtVerdict::Continue => {}
+                verdict => {
+                    let accepted = if verdict == SprtVerdict::H1 {
+                        "H1"
+                    } else {
+                        "H0"
+                    };
+                    lines.push(format!("sprt: {accepted} accepted"));
+                    stop.store(true, Ordering::Relaxed);
                 }
             }
         }
-        for line in lines {
-            // The output going away ends the match, not the tally.
-            if writeln!(out, "{line}").is_err() {
-                stop.store(true, Ordering::Relaxed);
-            }
-        }
-        let _ = out.flush();
+        write_lines(out, &lines, stop);
     }
-    let margin = match config.variant {
-        Variant::Othello { .. } => "discs",
-        Variant::KInRow(_) => "margin",
-    };
     let mut text = String::new();
     if interrupted() {
         text.push_str(&format!(
             "interrupted after {done} of {total} games (games cut short are not counted)\n"
         ));
     }
-    text.push_str(&table(&names, &standings, margin));
-    if identical_pairs > 0 {
-        text.push_str(&format!(
-            "warning: {identical_pairs} of {} pairs were one game played twice\n",
-            total / 2
-        ));
-    }
+    text.push_str(&summary(
+        &names,
+        &tally,
+        config.sprt,
+        margin_label(config.variant),
+    ));
     write!(out, "{text}").map_err(|e| e.to_string())?;
     match error {
         Some(message) => Err(format!("the match stopped after {done} games: {message}")),
-        None => Ok(standings),
+        None => Ok(tally.standings),
     }
+}
+
+/// Prints a game's lines; the output going away ends the match, not the tally.
+fn write_lines(out: &mut dyn Write, lines: &[String], stop: &AtomicBool) {
+    for line in lines {
+        if writeln!(out, "{line}").is_err() {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+    let _ = out.flush();
 }
 
 pub fn result_text(winner: Option<Side>) -> &'static str {
@@ -622,6 +800,49 @@ mod tests {
             read_openings("h9\n", gomoku).is_err(),
             "the centre comes first"
         );
+    }
+
+    /// For many engine counts, openings (from several seeds) and shard counts, the
+    /// shards together hold every game exactly once, a pair's two games in one shard.
+    #[test]
+    fn shards_cover_every_pair_once() {
+        let variant = Variant::Othello {
+            size: 6,
+            rule: crate::game::othello::Rule::Normal,
+        };
+        for seed in [1, 2, 99] {
+            for rounds in [1, 2, 5, 13] {
+                let openings = random_openings(variant, rounds, 3, seed);
+                assert_eq!(openings, random_openings(variant, rounds, 3, seed));
+                for engines in 2..=4 {
+                    let all = schedule(engines, &openings);
+                    let pairs = engines * (engines - 1) / 2 * rounds;
+                    assert_eq!(all.len(), 2 * pairs);
+                    for count in 1..=9 {
+                        let mut seen = vec![0; all.len()];
+                        for index in 1..=count {
+                            let shard = Shard::parse(&format!("{index}/{count}")).unwrap();
+                            let mine: Vec<&Job> =
+                                all.iter().filter(|job| shard.owns(job.pair)).collect();
+                            for job in &mine {
+                                seen[job.number - 1] += 1;
+                                assert_eq!((job.number - 1) / 2, job.pair);
+                                let partner = mine.iter().filter(|j| j.pair == job.pair);
+                                assert_eq!(partner.count(), 2, "pair {} split", job.pair);
+                            }
+                            // Dealt in turn: shards differ by at most one pair.
+                            let expected = pairs / count + (index - 1 < pairs % count) as usize;
+                            assert_eq!(
+                                mine.len(),
+                                2 * expected,
+                                "{seed} {engines} {index}/{count}"
+                            );
+                        }
+                        assert!(seen.iter().all(|&n| n == 1), "{seed} {engines} {count}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -26,8 +26,11 @@ impl Appender {
         Ok(Appender { file })
     }
 
+    /// Appends the line and its newline in one write, so a kill leaves at most a last
+    /// line without its newline (which readers of JSON lines drop as unfinished).
     pub fn append(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.file, "{line}")
+        self.file
+            .write_all(format!("{line}\n").as_bytes())
             .and_then(|()| self.file.flush())
             .map_err(|e| e.to_string())
     }

@@ -1,0 +1,259 @@
+//! Sharded and resumed matches: shards merged, and a run resumed after a kill, equal the
+//! unsharded run game for game; `arbor match merge` and `--resume` refuse files that are
+//! not one match's, and drop an unfinished last line.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const ARBOR: &str = env!("CARGO_BIN_EXE_arbor");
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arbor-campaign-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A deterministic 6x6 match: searches to depth 2 against the greedy player, from 7
+/// random openings (7 pairs, 14 games).
+fn match_command(extra: &[&str]) -> Command {
+    let mut command = Command::new(ARBOR);
+    command
+        .args(["match", "--game", "othello", "--size", "6", "--depth", "2"])
+        .args(["--random-openings", "4", "--rounds", "7", "--seed", "5"])
+        .args(["--engine", "name=search", &format!("cmd={ARBOR}")])
+        .args([
+            "--engine",
+            "name=greedy",
+            &format!("cmd={ARBOR} --player greedy --seed 3"),
+        ])
+        .args(extra);
+    command
+}
+
+fn run(command: &mut Command) -> String {
+    let output = command.output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn merge(files: &[&Path], extra: &[&str]) -> Output {
+    Command::new(ARBOR)
+        .args(["match", "merge"])
+        .args(files)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+/// From the table's header on: what a run and a merge both print.
+fn summary(stdout: &str) -> &str {
+    &stdout[stdout.find("engine ").expect(stdout)..]
+}
+
+/// Each game as `number result moves`, in game order, from JSON-lines files.
+fn games(files: &[&Path]) -> Vec<String> {
+    let mut games = Vec::new();
+    for file in files {
+        for line in std::fs::read_to_string(file).unwrap().lines() {
+            let pair: serde_json::Value = serde_json::from_str(line).unwrap();
+            for game in pair["games"].as_array().unwrap() {
+                games.push(format!(
+                    "{:>3} {} {} {} {}",
+                    game["number"], game["black"], game["setup"], game["result"], game["moves"]
+                ));
+            }
+        }
+    }
+    games.sort();
+    games
+}
+
+#[test]
+fn four_shards_merged_equal_the_unsharded_run() {
+    let dir = scratch("shards");
+    let whole = dir.join("whole.jsonl");
+    let stdout = run(match_command(&["--jsonl", whole.to_str().unwrap()])
+        .arg("--concurrency")
+        .arg("2"));
+    let mut shards = Vec::new();
+    for index in 1..=4 {
+        let file = dir.join(format!("shard{index}.jsonl"));
+        run(&mut match_command(&[
+            "--shard",
+            &format!("{index}/4"),
+            "--jsonl",
+            file.to_str().unwrap(),
+        ]));
+        shards.push(file);
+    }
+    let shards: Vec<&Path> = shards.iter().map(PathBuf::as_path).collect();
+    let expected = games(&[&whole]);
+    assert_eq!(expected.len(), 14);
+    assert_eq!(games(&shards), expected);
+    let merged = merge(&shards, &[]);
+    let merged = String::from_utf8(merged.stdout).unwrap();
+    assert!(
+        merged.starts_with("merged 7 of 7 pairs (14 games) from 4 files\n"),
+        "{merged}"
+    );
+    assert_eq!(summary(&merged), summary(&stdout));
+    assert!(summary(&stdout).contains("\npairs ["), "{stdout}");
+    // The SPRT over all pairs (a test that does not stop the unsharded run early).
+    let sprt = ["--sprt", "elo0=0", "elo1=5"];
+    let whole_sprt = run(&mut match_command(&sprt));
+    let merged = String::from_utf8(merge(&shards, &sprt).stdout).unwrap();
+    assert!(merged.ends_with(": no decision yet\n"), "{merged}");
+    assert_eq!(summary(&merged), summary(&whole_sprt));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_killed_run_resumed_loses_and_repeats_no_game() {
+    let dir = scratch("resume");
+    let whole = dir.join("whole.jsonl");
+    let stdout = run(&mut match_command(&["--jsonl", whole.to_str().unwrap()]));
+    let text = std::fs::read_to_string(&whole).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // A run killed after three pairs, while writing the fourth.
+    let cut = dir.join("cut.jsonl");
+    let partial = &lines[3][..lines[3].len() / 2];
+    std::fs::write(&cut, format!("{}\n{partial}", lines[..3].join("\n"))).unwrap();
+    let merged = merge(&[&cut], &[]);
+    assert!(merged.status.success());
+    assert!(
+        String::from_utf8_lossy(&merged.stderr).contains("the last line is unfinished"),
+        "{merged:?}"
+    );
+    assert!(
+        String::from_utf8_lossy(&merged.stdout)
+            .starts_with("merged 3 of 7 pairs (6 games) from 1 files;")
+    );
+    let resumed = run(&mut match_command(&["--resume", cut.to_str().unwrap()]));
+    assert!(
+        resumed
+            .starts_with("resumed 3 pairs (6 games) from the JSON-lines file; 8 games to play\n"),
+        "{resumed}"
+    );
+    assert_eq!(
+        resumed.lines().filter(|l| l.starts_with("game ")).count(),
+        8
+    );
+    assert_eq!(summary(&resumed), summary(&stdout));
+    assert_eq!(games(&[&cut]), games(&[&whole]));
+    // Resuming a finished file plays nothing.
+    let again = run(&mut match_command(&["--resume", cut.to_str().unwrap()]));
+    assert!(
+        again.starts_with("resumed 7 pairs (14 games) from the JSON-lines file; 0 games to play\n"),
+        "{again}"
+    );
+    assert_eq!(summary(&again), summary(&stdout));
+    // A real kill: whatever it cut short, resuming completes the match exactly once.
+    let killed = dir.join("killed.jsonl");
+    let mut child = match_command(&["--jsonl", killed.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let written = || std::fs::read_to_string(&killed).unwrap_or_default();
+    let start = std::time::Instant::now();
+    while written().lines().count() < 1 && start.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let pairs = written().lines().count();
+    assert!((1..7).contains(&pairs), "killed after {pairs} pairs");
+    run(&mut match_command(&["--resume", killed.to_str().unwrap()]));
+    assert_eq!(games(&[&killed]), games(&[&whole]));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn refused(output: Output, expected: &str) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(expected), "expected {expected:?}: {stderr}");
+    assert!(
+        output.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+}
+
+#[test]
+fn files_from_other_matches_and_broken_lines_are_refused() {
+    let dir = scratch("refused");
+    let whole = dir.join("whole.jsonl");
+    run(&mut match_command(&["--jsonl", whole.to_str().unwrap()]));
+    let text = std::fs::read_to_string(&whole).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let write = |name: &str, content: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, content).unwrap();
+        path
+    };
+    let first = write("first.jsonl", &format!("{}\n", lines[0]));
+    let other_seed = lines[1].replacen("\"openings\":\"", "\"openings\":\"0", 1);
+    let other = write("other.jsonl", &format!("{other_seed}\n"));
+    refused(
+        merge(&[&first, &other], &[]),
+        "other.jsonl line 1 is from another match than",
+    );
+    refused(merge(&[&first, &first], &[]), "pair 0 is in");
+    let broken = write(
+        "broken.jsonl",
+        &format!("{}\n{{\"match\": 1\n{}\n", lines[0], lines[1]),
+    );
+    refused(merge(&[&broken], &[]), "broken.jsonl line 2: ");
+    let wrong = lines[0].replacen("\"pentanomial\":", "\"pentanomial\":1", 1);
+    let wrong = write("wrong.jsonl", &format!("{wrong}\n"));
+    refused(merge(&[&wrong], &[]), "does not match the pair's results");
+    let moved = lines[0].replacen("\"pair\":0", "\"pair\":1", 1);
+    let moved = write("moved.jsonl", &format!("{moved}\n"));
+    refused(
+        merge(&[&moved], &[]),
+        "pair 1 must be games 3 and 4, not 1 and 2",
+    );
+    let empty = write("empty.jsonl", "");
+    refused(merge(&[&empty], &[]), "the files hold no finished pair");
+    refused(merge(&[&dir.join("missing.jsonl")], &[]), "missing.jsonl: ");
+    refused(
+        merge(&[&first], &["--sprt", "alpha=2"]),
+        "alpha must be between 0 and 1",
+    );
+    // The match's own options.
+    refused(
+        match_command(&["--jsonl", whole.to_str().unwrap()])
+            .output()
+            .unwrap(),
+        "the file exists: --resume",
+    );
+    refused(
+        match_command(&["--resume", other.to_str().unwrap()])
+            .output()
+            .unwrap(),
+        "line 1 is from another match (other openings",
+    );
+    let second = write("second.jsonl", &format!("{}\n", lines[1]));
+    refused(
+        match_command(&["--shard", "1/2", "--resume", second.to_str().unwrap()])
+            .output()
+            .unwrap(),
+        "pair 1 is not in shard 1/2",
+    );
+    refused(
+        match_command(&["--shard", "1/2", "--sprt", "elo1=5"])
+            .output()
+            .unwrap(),
+        "give --sprt to `arbor match merge`",
+    );
+    refused(
+        match_command(&["--shard", "3/2"]).output().unwrap(),
+        "outside 1..=2",
+    );
+    refused(
+        match_command(&["--shard", "x"]).output().unwrap(),
+        "expected I/N",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
