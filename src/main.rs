@@ -126,10 +126,17 @@ enum Commands {
         #[arg(long, default_value_t = GOMOCUP_OVERHEAD_MS, value_parser = overhead_ms)]
         overhead: u64,
     },
-    /// Solves every position of an OBF file exactly and checks the listed scores.
+    /// Solves every position of an OBF file exactly and checks the listed scores; with
+    /// --jsonl, solves tasks read from stdin and writes one JSON result per line.
     Solve {
         /// OBF file: `<64 cells> <side>; MOVE:+score; ...` per line.
-        file: std::path::PathBuf,
+        #[arg(required_unless_present = "jsonl", conflicts_with = "jsonl")]
+        file: Option<std::path::PathBuf>,
+        /// Reads tasks from stdin (OBF lines, or JSON objects with a position, an
+        /// optional alpha/beta window and a depth or "exact") and writes a JSON result or
+        /// error per task.
+        #[arg(long)]
+        jsonl: bool,
         /// Memory for the engine's tables, MiB (the solver gets three quarters; emptied
         /// before each position).
         #[arg(long, default_value_t = 640, value_parser = bounds::hash_mb)]
@@ -279,7 +286,11 @@ fn main() -> ExitCode {
         Some(Commands::Perft { game, depth }) => game
             .variant()
             .map(|variant| variant.visit(PerftReport { depth: *depth })),
-        Some(Commands::Solve { file, hash }) => solve(file, *hash),
+        Some(Commands::Solve { file, jsonl, hash }) => match file {
+            Some(file) if !jsonl => solve(file, *hash),
+            _ => arbor::cli::tasks::run(&mut io::stdin().lock(), &mut io::stdout(), *hash)
+                .map(|_| ()),
+        },
         Some(Commands::Bench) => arbor::cli::bench::run(&mut io::stdout()).map(|_| ()),
         Some(Commands::Gomocup { overhead }) => {
             if io::IsTerminal::is_terminal(&io::stdin()) {

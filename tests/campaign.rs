@@ -257,3 +257,48 @@ fn files_from_other_matches_and_broken_lines_are_refused() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `arbor solve --jsonl`: a result line per task, in order, an error line for a bad one,
+/// and the stream goes on.
+#[test]
+fn solve_tasks_from_stdin_answer_line_by_line() {
+    use std::io::Write;
+    let mut child = Command::new(ARBOR)
+        .args(["solve", "--jsonl", "--hash", "16"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let four = "-XXX-OOX-XOXXXO- X";
+    let six = "--OOO-X-XOO-XXXXOXXXXXOOXXXOOO-XXXX- O";
+    write!(
+        child.stdin.take().unwrap(),
+        "{{\"id\":1,\"position\":\"{four}\"}}\n{{\"id\":2,\"position\":\"{four}\",\"beta\":3}}\n\
+         {{\"id\":3,\"position\":\"{six}\",\"alpha\":-2,\"beta\":2}}\n{{\"id\":4,\"position\":\"{six}\",\"depth\":2}}\n"
+    )
+    .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let results: Vec<serde_json::Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(results.len(), 4, "{results:?}");
+    for (index, result) in results.iter().enumerate() {
+        assert_eq!(result["id"], index + 1, "{result}");
+        assert_eq!(result["line"], index + 1, "{result}");
+    }
+    assert_eq!(results[0]["lower"], results[0]["upper"], "{}", results[0]);
+    assert!(results[0]["nodes"].as_u64().unwrap() > 0);
+    assert!(results[0]["ms"].is_number());
+    assert!(
+        results[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("give both alpha and beta")
+    );
+    assert!(results[2]["error"].is_null(), "{}", results[2]);
+    assert_eq!(results[3]["depth"], 2, "{}", results[3]);
+    assert!(results[3]["score"].is_number(), "{}", results[3]);
+}

@@ -5,5 +5,6 @@ pub mod bench;
 pub mod play;
 pub mod puzzles;
 pub mod solve;
+pub mod tasks;
 pub mod train;
 pub mod tune;
