@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""Runs arbor match and solve campaigns on a Ray cluster by driving the arbor binary.
+
+match: the match is cut into --shards slices (`arbor match --shard I/N`); each runs as
+a Ray task with one CPU and sends back its JSON lines. After every finished shard the
+runner merges all of them (`arbor match merge`) and stops early once the SPRT decides,
+as fishtest does. Finished shards are kept in --out, so running the same command again
+after an interruption plays only the shards that were missing.
+
+solve: the task file's lines are dealt to --chunks Ray tasks, each piping its lines
+through `arbor solve --jsonl`; the results are written to --out in task order, with
+`line` the task's line in the task file.
+
+Every machine of the cluster needs the arbor binary (and the engines of a match) at
+the same paths.
+"""
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def default_arbor():
+    if os.environ.get("ARBOR"):
+        return os.environ["ARBOR"]
+    return str(REPO / "target" / "release" / "arbor")
+
+
+def _die_with_parent():
+    """The arbor child gets SIGINT when its Ray worker dies (Linux), so that a killed
+    task leaves no match and no engine behind."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGINT)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
+def run_arbor(command, stdin_text=None):
+    """Runs arbor and returns its stdout; on cancellation (KeyboardInterrupt in a Ray
+    task) arbor gets SIGINT, which ends its games and engines."""
+    process = subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE if stdin_text is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_die_with_parent,
+    )
+    try:
+        stdout, stderr = process.communicate(stdin_text)
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+    if process.returncode != 0:
+        raise RuntimeError(
+            f"{' '.join(command[:3])} ... exited with {process.returncode}: {stderr.strip()}"
+        )
+    return stdout
+
+
+def play_shard(arbor, match_args, index, count):
+    """One shard of the match; returns its JSON lines."""
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "shard.jsonl"
+        command = [arbor, "match", *match_args, "--shard", f"{index}/{count}"]
+        run_arbor(command + ["--jsonl", str(path)])
+        return path.read_text()
+
+
+def solve_chunk(arbor, hash_mb, lines):
+    """Pipes task lines through arbor solve --jsonl; returns its result lines."""
+    stdout = run_arbor(
+        [arbor, "solve", "--jsonl", "--hash", str(hash_mb)], "".join(lines)
+    )
+    return stdout.splitlines()
+
+
+def merge(arbor, files, sprt):
+    command = [arbor, "match", "merge", *map(str, files)]
+    if sprt:
+        command += ["--sprt", *sprt.split()]
+    return run_arbor(command)
+
+
+def verdict(merged):
+    for line in merged.splitlines():
+        if line.startswith("sprt: ") and line.endswith(" accepted"):
+            return line.rsplit(": ", 1)[1]
+    return None
+
+
+def run_match(ray, args):
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    done = {
+        index
+        for index in range(1, args.shards + 1)
+        if (out / f"shard-{index}-of-{args.shards}.jsonl").exists()
+    }
+    todo = [index for index in range(1, args.shards + 1) if index not in done]
+    if done:
+        print(f"{len(done)} of {args.shards} shards already in {out}", flush=True)
+    shard = ray.remote(num_cpus=1)(play_shard)
+    parallel = args.parallel or max(1, int(ray.cluster_resources().get("CPU", 1)))
+    start = time.monotonic()
+    running = {}
+    merged = None
+    decided = None
+    while todo or running:
+        while todo and len(running) < parallel and not decided:
+            index = todo.pop(0)
+            ref = shard.remote(args.arbor, args.match_args, index, args.shards)
+            running[ref] = index
+        if not running:
+            break
+        ready, _ = ray.wait(list(running), num_returns=1)
+        index = running.pop(ready[0])
+        lines = ray.get(ready[0])
+        path = out / f"shard-{index}-of-{args.shards}.jsonl"
+        # Written whole under a temporary name: a shard file is complete or absent.
+        partial = path.with_suffix(".part")
+        partial.write_text(lines)
+        partial.rename(path)
+        done.add(index)
+        files = sorted(out.glob(f"shard-*-of-{args.shards}.jsonl"))
+        merged = merge(args.arbor, files, args.sprt)
+        elapsed = time.monotonic() - start
+        head = merged.splitlines()[0]
+        print(f"shard {index} done ({len(done)}/{args.shards}, {elapsed:.1f} s): {head}", flush=True)
+        decided = verdict(merged) if args.sprt else None
+        if decided and running:
+            print(f"sprt: {decided}: cancelling {len(running)} running shards", flush=True)
+            for ref in running:
+                ray.cancel(ref)
+            for ref in running:
+                try:
+                    ray.get(ref)
+                except Exception:  # cancelled
+                    pass
+            running = {}
+            todo = []
+    if merged is None:
+        files = sorted(out.glob(f"shard-*-of-{args.shards}.jsonl"))
+        merged = merge(args.arbor, files, args.sprt) if files else "no shard finished\n"
+    print(merged, end="", flush=True)
+    print(f"runner: {time.monotonic() - start:.1f} s", flush=True)
+
+
+def run_solve(ray, args):
+    with open(args.tasks, encoding="utf-8") as file:
+        lines = file.readlines()
+    numbered = [
+        (number, line)
+        for number, line in enumerate(lines, 1)
+        if line.strip() and not line.lstrip().startswith("%")
+    ]
+    chunks = max(1, min(args.chunks, len(numbered)))
+    # Dealt in turn, so hard positions that cluster in the file are spread.
+    dealt = [numbered[index::chunks] for index in range(chunks)]
+    chunk = ray.remote(num_cpus=1)(solve_chunk)
+    start = time.monotonic()
+    refs = [chunk.remote(args.arbor, args.hash, [line for _, line in part]) for part in dealt]
+    results = []
+    for part, ref in zip(dealt, refs):
+        answers = ray.get(ref)
+        if len(answers) != len(part):
+            raise RuntimeError(f"a chunk of {len(part)} tasks gave {len(answers)} answers")
+        for (number, _), answer in zip(part, answers):
+            result = json.loads(answer)
+            result["line"] = number
+            results.append(result)
+    results.sort(key=lambda result: result["line"])
+    with open(args.out, "w", encoding="utf-8") as out:
+        for result in results:
+            out.write(json.dumps(result, separators=(",", ":")) + "\n")
+    errors = sum(1 for result in results if "error" in result)
+    elapsed = time.monotonic() - start
+    print(
+        f"solved {len(results) - errors} tasks, {errors} errors, in {elapsed:.1f} s "
+        f"({chunks} chunks) -> {args.out}",
+        flush=True,
+    )
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--address", help="a running cluster (`auto`, or HOST:6379); default: a local one")
+    parser.add_argument("--cpus", type=int, help="CPUs of the local cluster (default: all)")
+    parser.add_argument("--arbor", default=default_arbor(), help="the arbor binary (default: $ARBOR or target/release/arbor)")
+    commands = parser.add_subparsers(dest="command", required=True)
+    match = commands.add_parser("match", help="a sharded match with an early SPRT stop")
+    match.add_argument("--shards", type=int, required=True, help="slices of the match's pairs")
+    match.add_argument("--out", required=True, help="directory for the shards' JSON lines")
+    match.add_argument("--sprt", help='e.g. "elo0=0 elo1=5 alpha=0.05 beta=0.05": stop when it decides')
+    match.add_argument("--parallel", type=int, help="shards at once (default: the cluster's CPUs)")
+    match.add_argument("match_args", nargs=argparse.REMAINDER, help="-- then arbor match options")
+    solve = commands.add_parser("solve", help="a task file solved by arbor solve --jsonl")
+    solve.add_argument("--tasks", required=True, help="task file: OBF lines or JSON objects")
+    solve.add_argument("--out", required=True, help="results, one JSON line per task")
+    solve.add_argument("--chunks", type=int, default=16, help="Ray tasks to split into")
+    solve.add_argument("--hash", type=int, default=64, help="MiB per arbor process")
+    args = parser.parse_args(argv)
+    if args.command == "match":
+        if args.match_args[:1] == ["--"]:
+            args.match_args = args.match_args[1:]
+        if args.shards < 1:
+            parser.error("--shards must be at least 1")
+        if any(word in ("--shard", "--jsonl", "--resume", "--sprt") for word in args.match_args):
+            parser.error("the runner sets --shard and --jsonl; give --sprt to the runner")
+    if not Path(args.arbor).is_file():
+        parser.error(f"no arbor binary at {args.arbor} (cargo build --release, or --arbor)")
+    import ray
+
+    if args.address:
+        ray.init(address=args.address)
+    else:
+        ray.init(num_cpus=args.cpus, include_dashboard=False)
+    try:
+        if args.command == "match":
+            run_match(ray, args)
+        else:
+            run_solve(ray, args)
+    finally:
+        ray.shutdown()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

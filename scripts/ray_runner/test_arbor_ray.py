@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""End-to-end test of the Ray runner on a local 2-CPU cluster: a sharded match merges
+to what one `arbor match` prints, an SPRT stops it early, and a solve campaign gives
+what `arbor solve --jsonl` gives. Skips (exit 0) when Ray is not installed.
+
+    python3 scripts/ray_runner/test_arbor_ray.py      # ARBOR=path/to/arbor to choose
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+
+
+def arbor_binary():
+    if os.environ.get("ARBOR"):
+        return os.environ["ARBOR"]
+    # The debug build is the one `cargo test` has just made.
+    for profile in ("debug", "release"):
+        path = REPO / "target" / profile / "arbor"
+        if path.is_file():
+            return str(path)
+    subprocess.run(["cargo", "build", "--quiet"], cwd=REPO, check=True)
+    return str(REPO / "target" / "debug" / "arbor")
+
+
+def run(command, **kwargs):
+    result = subprocess.run(command, capture_output=True, text=True, **kwargs)
+    if result.returncode != 0:
+        sys.exit(f"FAILED: {' '.join(command[:4])} ...: exit {result.returncode}\n{result.stderr}")
+    return result.stdout
+
+
+def summary(text):
+    """From the table's header on: what a run and a merge both print."""
+    return text[text.index("engine "):]
+
+
+def check(condition, message):
+    if not condition:
+        sys.exit(f"FAILED: {message}")
+
+
+def main():
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        print("skipped: ray not installed (pip install -r scripts/ray_runner/requirements.txt)")
+        return
+    arbor = arbor_binary()
+    runner = [sys.executable, str(HERE / "arbor_ray.py"), "--cpus", "2", "--arbor", arbor]
+    match = [
+        "--game", "othello", "--size", "6", "--depth", "2",
+        "--random-openings", "4", "--rounds", "10", "--seed", "5",
+        "--engine", "name=search", f"cmd={arbor}",
+        "--engine", "name=greedy", f"cmd={arbor} --player greedy --seed 3",
+    ]
+    with tempfile.TemporaryDirectory() as scratch:
+        scratch = Path(scratch)
+        whole = run([arbor, "match", *match])
+        sharded = run(runner + ["match", "--shards", "4", "--out", str(scratch / "m"), "--", *match])
+        check("merged 10 of 10 pairs (20 games) from 4 files" in sharded, sharded)
+        check(summary(sharded).split("runner:")[0] == summary(whole), f"{sharded}\n---\n{whole}")
+        print("ok: 4 shards on Ray merge to the unsharded match")
+
+        # A second run finds every shard done and plays nothing.
+        again = run(runner + ["match", "--shards", "4", "--out", str(scratch / "m"), "--", *match])
+        check("4 of 4 shards already in" in again and "shard " not in again.split("\n", 1)[1], again)
+        print("ok: a finished campaign is not played again")
+
+        # Search against greedy wins nearly every pair: the SPRT stops the campaign early,
+        # and the shards still running are cancelled with their engines (marked by a seed
+        # unique to this test).
+        marker = f"--seed {os.getpid()}"
+        marked = [f"cmd={arbor} --player greedy {marker}" if word.startswith("cmd=") and "greedy" in word
+                  else word for word in match]
+        sprt = run(runner + ["match", "--shards", "10", "--parallel", "2", "--sprt", "elo0=0 elo1=200",
+                             "--out", str(scratch / "s"), "--", *marked])
+        check("H1 accepted" in sprt, sprt)
+        played = len(list((scratch / "s").glob("shard-*.jsonl")))
+        check(played < 10, f"all {played} shards played despite the SPRT:\n{sprt}")
+        time.sleep(1)
+        left = [line for line in run(["ps", "-eo", "args"]).splitlines() if marker in line]
+        check(not left, f"processes left behind: {left}")
+        print(f"ok: the SPRT stopped the campaign after {played} of 10 shards, nothing left running")
+
+        tasks = scratch / "tasks.jsonl"
+        generated = run([sys.executable, str(HERE / "random_tasks.py"), "--count", "12", "--seed", "3"])
+        tasks.write_text(generated + '{"id": "bad", "position": "-X X"}\n% a comment\n'
+                         + '{"id": "w", "position": "-XXX-OOX-XOXXXO- X", "alpha": 0, "beta": 4}\n')
+        out = scratch / "results.jsonl"
+        run(runner + ["solve", "--tasks", str(tasks), "--out", str(out), "--chunks", "5"])
+        direct = run([arbor, "solve", "--jsonl", "--hash", "64"], input=tasks.read_text())
+
+        def comparable(lines):
+            rows = [json.loads(line) for line in lines]
+            return [{k: v for k, v in row.items() if k not in ("nodes", "ms")} for row in rows]
+
+        got = comparable(out.read_text().splitlines())
+        check(len(got) == 14, f"{len(got)} results for 14 tasks")
+        check(got == comparable(direct.splitlines()), f"{got}\n---\n{direct}")
+        check(got[12]["id"] == "bad" and "error" in got[12], got[12])
+        check(got[13]["line"] == 15, got[13])
+        print("ok: a solve campaign on Ray gives what arbor solve --jsonl gives")
+
+
+if __name__ == "__main__":
+    main()
