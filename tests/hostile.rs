@@ -102,6 +102,14 @@ fn every_number_of_every_subcommand_is_checked() {
             vec!["solve", "x.obf", "--hash", "4294967296000"],
             "outside 1..=1048576",
         ),
+        (
+            vec!["solve", "--jsonl", "--hash", "0"],
+            "outside 1..=1048576",
+        ),
+        (matches(&["--shard", "0/4"]), "0 is outside 1..=4"),
+        (matches(&["--shard", "1/1000001"]), "outside 1..=1000000"),
+        (matches(&["--shard", "1/-4"]), not_integer),
+        (matches(&["--shard", "1/99999999999999999999"]), "too large"),
         (vec!["puzzles", "x.txt", "--movetime", "1e3"], not_integer),
         (vec!["puzzles", "x.txt", "--nodes=-5"], not_integer),
         (
@@ -261,4 +269,52 @@ fn play_outlives_hostile_input() {
         !text.contains('\0') && !text.contains('\u{1b}'),
         "control characters echoed"
     );
+}
+
+/// `arbor solve --jsonl` on a hostile stream: every line gets a one-line JSON error and
+/// the stream goes on to the good task at the end; never a panic, exit status 0.
+#[test]
+fn solve_tasks_outlive_hostile_input() {
+    let four = "-XXX-OOX-XOXXXO- X";
+    let nested = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    let mut input: Vec<u8> = Vec::new();
+    let lines: Vec<Vec<u8>> = vec![
+        b"\xff\xfe\x00garbage".to_vec(),
+        vec![b'x'; 100_000],
+        nested.into_bytes(),
+        b"{\"position\": \"\x1b[2J\"}".to_vec(),
+        format!("{{\"position\":\"{four}\",\"depth\":1e300}}").into_bytes(),
+        format!("{{\"position\":\"{four}\",\"depth\":-1}}").into_bytes(),
+        format!("{{\"position\":\"{four}\",\"depth\":99999999999999999999}}").into_bytes(),
+        format!("{{\"position\":\"{four}\",\"alpha\":-9e99,\"beta\":1}}").into_bytes(),
+        format!("{{\"position\":\"{four}\",\"alpha\":null,\"beta\":1}}").into_bytes(),
+        format!("{{\"position\":\"{four}\"}} trailing").into_bytes(),
+        br#"{"position": "\u0000"}"#.to_vec(),
+        b"[]".to_vec(),
+        format!("{{\"id\":\"end\",\"position\":\"{four}\"}}").into_bytes(),
+    ];
+    for line in &lines {
+        input.extend(line);
+        input.push(b'\n');
+    }
+    let output = run(&["solve", "--jsonl", "--hash", "8"], input);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let answers: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(answers.len(), lines.len(), "{stdout}");
+    for (number, answer) in answers.iter().enumerate() {
+        assert_eq!(answer["line"], number + 1, "{answer}");
+        let last = number + 1 == lines.len();
+        assert_eq!(answer["error"].is_string(), !last, "{answer}");
+        if let Some(error) = answer["error"].as_str() {
+            assert!(error.len() < 300, "{error}");
+            assert!(!error.chars().any(char::is_control), "{error:?}");
+        }
+    }
+    assert_eq!(answers.last().unwrap()["id"], "end");
 }
