@@ -45,11 +45,12 @@ def _die_with_parent():
         pass
 
 
-def run_arbor(command, stdin_text=None):
+def run_arbor(command, stdin_text=None, cwd=None):
     """Runs arbor and returns its stdout; on cancellation (KeyboardInterrupt in a Ray
     task) arbor gets SIGINT, which ends its games and engines."""
     process = subprocess.Popen(
         command,
+        cwd=cwd,
         stdin=subprocess.PIPE if stdin_text is not None else subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -72,12 +73,13 @@ def run_arbor(command, stdin_text=None):
     return stdout
 
 
-def play_shard(arbor, match_args, index, count):
-    """One shard of the match; returns its JSON lines."""
+def play_shard(arbor, match_args, index, count, cwd):
+    """One shard of the match; returns its JSON lines. It runs in the driver's directory
+    where the machine has it, so relative paths in the match options work there."""
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / "shard.jsonl"
         command = [arbor, "match", *match_args, "--shard", f"{index}/{count}"]
-        run_arbor(command + ["--jsonl", str(path)])
+        run_arbor(command + ["--jsonl", str(path)], cwd=cwd if os.path.isdir(cwd) else None)
         return path.read_text()
 
 
@@ -103,6 +105,12 @@ def verdict(merged):
     return None
 
 
+def finished_shards(out, count):
+    """The shard files with pairs in them (more shards than pairs leaves some empty)."""
+    files = sorted(out.glob(f"shard-*-of-{count}.jsonl"))
+    return [file for file in files if file.stat().st_size > 0]
+
+
 def run_match(ray, args):
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -123,20 +131,27 @@ def run_match(ray, args):
     while todo or running:
         while todo and len(running) < parallel and not decided:
             index = todo.pop(0)
-            ref = shard.remote(args.arbor, args.match_args, index, args.shards)
+            ref = shard.remote(args.arbor, args.match_args, index, args.shards, os.getcwd())
             running[ref] = index
         if not running:
             break
         ready, _ = ray.wait(list(running), num_returns=1)
         index = running.pop(ready[0])
-        lines = ray.get(ready[0])
+        try:
+            lines = ray.get(ready[0])
+        except Exception as error:  # the task's own error, raised again by Ray
+            for ref in running:
+                ray.cancel(ref)
+            sys.exit(f"arbor_ray: shard {index} failed: {error}")
         path = out / f"shard-{index}-of-{args.shards}.jsonl"
         # Written whole under a temporary name: a shard file is complete or absent.
         partial = path.with_suffix(".part")
         partial.write_text(lines)
         partial.rename(path)
         done.add(index)
-        files = sorted(out.glob(f"shard-*-of-{args.shards}.jsonl"))
+        files = finished_shards(out, args.shards)
+        if not files:
+            continue  # only shards without pairs so far
         merged = merge(args.arbor, files, args.sprt)
         elapsed = time.monotonic() - start
         head = merged.splitlines()[0]
@@ -154,8 +169,8 @@ def run_match(ray, args):
             running = {}
             todo = []
     if merged is None:
-        files = sorted(out.glob(f"shard-*-of-{args.shards}.jsonl"))
-        merged = merge(args.arbor, files, args.sprt) if files else "no shard finished\n"
+        files = finished_shards(out, args.shards)
+        merged = merge(args.arbor, files, args.sprt) if files else "no pair played\n"
     print(merged, end="", flush=True)
     print(f"runner: {time.monotonic() - start:.1f} s", flush=True)
 
@@ -176,7 +191,10 @@ def run_solve(ray, args):
     refs = [chunk.remote(args.arbor, args.hash, [line for _, line in part]) for part in dealt]
     results = []
     for part, ref in zip(dealt, refs):
-        answers = ray.get(ref)
+        try:
+            answers = ray.get(ref)
+        except Exception as error:  # the task's own error, raised again by Ray
+            sys.exit(f"arbor_ray: a solve chunk failed: {error}")
         if len(answers) != len(part):
             raise RuntimeError(f"a chunk of {len(part)} tasks gave {len(answers)} answers")
         for (number, _), answer in zip(part, answers):
@@ -221,6 +239,7 @@ def main(argv=None):
             parser.error("--shards must be at least 1")
         if any(word in ("--shard", "--jsonl", "--resume", "--sprt") for word in args.match_args):
             parser.error("the runner sets --shard and --jsonl; give --sprt to the runner")
+    args.arbor = str(Path(args.arbor).resolve())
     if not Path(args.arbor).is_file():
         parser.error(f"no arbor binary at {args.arbor} (cargo build --release, or --arbor)")
     import ray

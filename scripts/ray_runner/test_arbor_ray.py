@@ -64,14 +64,15 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
         whole = run([arbor, "match", *match])
-        sharded = run(runner + ["match", "--shards", "4", "--out", str(scratch / "m"), "--", *match])
-        check("merged 10 of 10 pairs (20 games) from 4 files" in sharded, sharded)
+        # 12 shards of 10 pairs: two shards have none.
+        sharded = run(runner + ["match", "--shards", "12", "--out", str(scratch / "m"), "--", *match])
+        check("merged 10 of 10 pairs (20 games) from 10 files" in sharded, sharded)
         check(summary(sharded).split("runner:")[0] == summary(whole), f"{sharded}\n---\n{whole}")
-        print("ok: 4 shards on Ray merge to the unsharded match")
+        print("ok: 12 shards on Ray merge to the unsharded match")
 
         # A second run finds every shard done and plays nothing.
-        again = run(runner + ["match", "--shards", "4", "--out", str(scratch / "m"), "--", *match])
-        check("4 of 4 shards already in" in again and "shard " not in again.split("\n", 1)[1], again)
+        again = run(runner + ["match", "--shards", "12", "--out", str(scratch / "m"), "--", *match])
+        check("12 of 12 shards already in" in again and "shard " not in again.split("\n", 1)[1], again)
         print("ok: a finished campaign is not played again")
 
         # Search against greedy wins nearly every pair: the SPRT stops the campaign early,
