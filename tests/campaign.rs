@@ -132,8 +132,10 @@ fn a_killed_run_resumed_loses_and_repeats_no_game() {
     );
     let resumed = run(&mut match_command(&["--resume", cut.to_str().unwrap()]));
     assert!(
-        resumed
-            .starts_with("resumed 3 pairs (6 games) from the JSON-lines file; 8 games to play\n"),
+        resumed.starts_with(
+            "resumed 3 pairs (6 games) from the JSON-lines file (an unfinished last line was \
+             cut off); 8 games to play\n"
+        ),
         "{resumed}"
     );
     assert_eq!(

@@ -478,9 +478,13 @@ fn difference(a: &MatchInfo, b: &MatchInfo) -> String {
     fields.join("; ")
 }
 
-/// For `--resume`: the finished pairs of a JSON-lines file of this match and shard; an
-/// unfinished last line is cut off so that new lines follow whole ones.
-pub fn resume(path: &Path, info: &MatchInfo, shard: Shard) -> Result<Vec<[Played; 2]>, String> {
+/// For `--resume`: the finished pairs of a JSON-lines file of this match and shard, and
+/// whether an unfinished last line was cut off (so that new lines follow whole ones).
+pub fn resume(
+    path: &Path,
+    info: &MatchInfo,
+    shard: Shard,
+) -> Result<(Vec<[Played; 2]>, bool), String> {
     let file = read_pairs(path)?;
     let mut pairs: Vec<[Played; 2]> = Vec::new();
     for read in file.pairs {
@@ -501,14 +505,13 @@ pub fn resume(path: &Path, info: &MatchInfo, shard: Shard) -> Result<Vec<[Played
         pairs.push(read.games);
     }
     if file.unfinished {
-        let handle = std::fs::OpenOptions::new()
+        std::fs::OpenOptions::new()
             .write(true)
             .open(path)
             .and_then(|handle| handle.set_len(file.complete))
-            .map_err(|e| format!("{}: {e}", path.display()));
-        handle?;
+            .map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    Ok(pairs)
+    Ok((pairs, file.unfinished))
 }
 
 #[cfg(test)]

@@ -276,7 +276,7 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standi
         &openings,
         all.len() / 2,
     );
-    let mut resumed = Vec::new();
+    let (mut resumed, mut cut) = (Vec::new(), false);
     let jsonl = match &config.jsonl {
         None => None,
         Some(Jsonl::Create(path)) => {
@@ -290,7 +290,7 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standi
             Some(records::Appender::open(path)?)
         }
         Some(Jsonl::Resume(path)) => {
-            resumed = campaign::resume(path, &info, config.shard)?;
+            (resumed, cut) = campaign::resume(path, &info, config.shard)?;
             Some(records::Appender::open(path)?)
         }
     };
@@ -322,11 +322,17 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standi
         tally.add(first);
         tally.add(second);
     }
-    if tally.pairs > 0 {
+    if tally.pairs > 0 || cut {
         let _ = writeln!(
             out,
-            "resumed {} pairs ({} games) from the JSON-lines file; {total} games to play",
-            tally.pairs, tally.games
+            "resumed {} pairs ({} games) from the JSON-lines file{}; {total} games to play",
+            tally.pairs,
+            tally.games,
+            if cut {
+                " (an unfinished last line was cut off)"
+            } else {
+                ""
+            }
         );
     }
     // Resumed pairs may already decide the test.
