@@ -253,6 +253,8 @@ def main(argv=None):
             run_match(ray, args)
         else:
             run_solve(ray, args)
+    except RuntimeError as error:  # arbor refused (a merge of another match's files)
+        sys.exit(f"arbor_ray: {error}")
     finally:
         ray.shutdown()
 

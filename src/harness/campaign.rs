@@ -487,6 +487,7 @@ pub fn resume(
 ) -> Result<(Vec<[Played; 2]>, bool), String> {
     let file = read_pairs(path)?;
     let mut pairs: Vec<[Played; 2]> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for read in file.pairs {
         let place = format!("{} line {}", path.display(), read.line);
         if read.info != *info {
@@ -499,7 +500,7 @@ pub fn resume(
         if !shard.owns(pair) {
             return Err(format!("{place}: pair {pair} is not in shard {shard}"));
         }
-        if pairs.iter().any(|games| games[0].pair == pair) {
+        if !seen.insert(pair) {
             return Err(format!("{place}: pair {pair} is in the file twice"));
         }
         pairs.push(read.games);

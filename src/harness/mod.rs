@@ -294,10 +294,11 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standi
             Some(records::Appender::open(path)?)
         }
     };
+    let played: std::collections::HashSet<usize> =
+        resumed.iter().map(|games| games[0].pair).collect();
     let jobs: VecDeque<Job> = all
         .into_iter()
-        .filter(|job| config.shard.owns(job.pair))
-        .filter(|job| !resumed.iter().any(|games| games[0].pair == job.pair))
+        .filter(|job| config.shard.owns(job.pair) && !played.contains(&job.pair))
         .collect();
     let total = jobs.len();
     // Records files open before the first game, so a bad path costs no games.
