@@ -128,7 +128,7 @@ fn a_killed_run_resumed_loses_and_repeats_no_game() {
     );
     assert!(
         String::from_utf8_lossy(&merged.stdout)
-            .starts_with("merged 3 of 7 pairs (6 games) from 1 files;")
+            .starts_with("merged 3 of 7 pairs (6 games) from 1 file;")
     );
     let resumed = run(&mut match_command(&["--resume", cut.to_str().unwrap()]));
     assert!(

@@ -435,11 +435,12 @@ pub fn merge(paths: &[PathBuf], sprt: Option<Sprt>, out: &mut dyn Write) -> Resu
     let names: Vec<&str> = info.engines.iter().map(String::as_str).collect();
     let missing = info.pairs.saturating_sub(tally.pairs);
     let mut text = format!(
-        "merged {} of {} pairs ({} games) from {} files{}\n",
+        "merged {} of {} pairs ({} games) from {} file{}{}\n",
         tally.pairs,
         info.pairs,
         tally.games,
         paths.len(),
+        if paths.len() == 1 { "" } else { "s" },
         if missing > 0 {
             format!("; {missing} pairs not played yet")
         } else {
