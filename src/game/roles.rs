@@ -125,6 +125,12 @@ pub trait Evaluate: Game {
     fn order_key(&self, _mv: Move) -> i32 {
         0
     }
+    /// Plies to take off the search of `mv`, the `index`th move (from 0, in search order)
+    /// of a node searched to `depth` below the root: late quiet moves are searched less
+    /// deeply first (and again at full depth if they beat the best so far).
+    fn reduction(&self, _mv: Move, _index: usize, _depth: u32) -> u32 {
+        0
+    }
     /// Whether the side to move must answer a threat now (Gomoku: a four, or an open
     /// three): the search looks one ply further instead of evaluating such a position,
     /// whose static value misses the answer.

@@ -406,11 +406,20 @@ impl<G: SearchGame> Searcher<G> {
         let mut best_score = -INFINITY;
         let mut best_move = moves[0];
         for (index, &mv) in moves.iter().enumerate() {
+            let reduction = if index > 0 && ply > 0 {
+                game.reduction(mv, index, depth).min(depth - 1)
+            } else {
+                0
+            };
             let undo = game.make(mv);
             let score = if index == 0 {
                 -self.pvs(game, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let mut score = -self.pvs(game, depth - 1, -alpha - 1, -alpha, ply + 1);
+                let mut score = -self.pvs(game, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                // A reduced move that beats alpha is searched again at full depth.
+                if reduction > 0 && score > alpha && !self.stopped {
+                    score = -self.pvs(game, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
                 if score > alpha && score < beta && !self.stopped {
                     score = -self.pvs(game, depth - 1, -beta, -alpha, ply + 1);
                 }

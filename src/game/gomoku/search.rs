@@ -322,6 +322,22 @@ impl Evaluate for Gomoku {
         }
     }
 
+    /// Gomoku: the fourth move on at depth 3 and more, when it neither makes nor stops
+    /// an open three or better, by one ply; from the seventh at depth 5, by two.
+    fn reduction(&self, mv: Move, index: usize, depth: u32) -> u32 {
+        if self.config.family != Family::Gomoku || index < 2 || depth < 2 {
+            return 0;
+        }
+        let me = self.side_to_move();
+        let field = mv.square();
+        if self.threat(me, field) >= Threat::OpenThree
+            || self.threat(me.opponent(), field) >= Threat::OpenThree
+        {
+            return 0;
+        }
+        if index >= 5 && depth >= 4 { 2 } else { 1 }
+    }
+
     fn search_moves(&self, moves: &mut Vec<Move>) {
         candidates(self, moves);
         if moves.len() > SEARCH_CANDIDATES && self.config.family == Family::Gomoku {

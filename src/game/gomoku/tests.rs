@@ -408,6 +408,30 @@ mod search {
     }
 
     #[test]
+    fn only_late_quiet_moves_are_searched_less_deeply() {
+        let g = setup(15, "h8 i9 g9 j7 k10", "h9 i8 g8 h7 f10", Side::Black);
+        let mut moves = Vec::new();
+        g.search_moves(&mut moves);
+        let mut reduced = 0;
+        for (index, &mv) in moves.iter().enumerate() {
+            let threat = Side::BOTH
+                .into_iter()
+                .map(|side| g.threat(side, mv.square()))
+                .max()
+                .unwrap();
+            let r = g.reduction(mv, index, 6);
+            if index < 2 || threat >= pattern::Threat::OpenThree {
+                assert_eq!(r, 0, "{} at {index}", g.format_move(mv));
+            } else {
+                assert!(r >= 1, "{} at {index}", g.format_move(mv));
+                reduced += 1;
+            }
+            assert_eq!(g.reduction(mv, index, 1), 0, "no reduction near the leaves");
+        }
+        assert!(reduced > 0, "{} candidates", moves.len());
+    }
+
+    #[test]
     fn candidates_answer_an_open_three() {
         // White's open three on row 8: Black (no four of its own) must answer it.
         let g = setup(15, "a1 c1 o15", "g8 h8 i8", Side::Black);
