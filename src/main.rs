@@ -126,6 +126,13 @@ enum Commands {
         #[arg(long, default_value_t = GOMOCUP_OVERHEAD_MS, value_parser = overhead_ms)]
         overhead: u64,
     },
+    /// Speaks the NBoard protocol (version 2) on stdin/stdout: 8x8 Othello for the NBoard
+    /// GUI (see protocol.md).
+    Nboard {
+        /// Memory for all tables, MiB.
+        #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = bounds::hash_mb)]
+        hash: usize,
+    },
     /// Solves every position of an OBF file exactly and checks the listed scores; with
     /// --jsonl, solves tasks read from stdin and writes one JSON result per line.
     Solve {
@@ -300,6 +307,19 @@ fn main() -> ExitCode {
             }
             let overhead = std::time::Duration::from_millis(*overhead);
             protocol::gomocup::run(BufReader::new(io::stdin()), io::stdout(), overhead);
+            Ok(())
+        }
+        Some(Commands::Nboard { hash }) => {
+            if io::IsTerminal::is_terminal(&io::stdin()) {
+                eprintln!(
+                    "arbor nboard: reading NBoard commands (see protocol.md): nboard 2, go, hint 1"
+                );
+            }
+            let settings = Settings {
+                hash_mb: *hash,
+                ..Settings::default()
+            };
+            protocol::nboard::run(BufReader::new(io::stdin()), io::stdout(), settings);
             Ok(())
         }
         Some(Commands::Match(args)) => run_match(args),

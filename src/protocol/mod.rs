@@ -1,8 +1,10 @@
 //! Line protocols over the engine core: the native protocol (see protocol.md) and the
-//! Gomocup brain protocol, with the parsing they share.
+//! Gomocup brain protocol and the NBoard protocol, with the parsing they share.
 
 pub mod command;
+pub mod ggf;
 pub mod gomocup;
 pub mod native;
+pub mod nboard;
 
 pub use native::run;

@@ -1,0 +1,169 @@
+//! Reading a GGF Othello game as the NBoard GUI sends it in `set game`: the start board
+//! (`BO[8 <64 cells> <side>]`) and the moves (`B[F5]`, `W[d6/-1.50/2.1]`, `B[PA]`).
+//! Only the record is read: the tags that do not change the position are skipped.
+
+use crate::game::Side;
+use crate::text::quote;
+
+/// A game record: its start position (`X`, `O`, `-` row by row, as `set_board` reads
+/// it) and its moves in order, each with the colour the record gives it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GgfGame {
+    pub cells: String,
+    pub side: Side,
+    /// Lowercase names (`f5`), `pass` for `PA`.
+    pub moves: Vec<(Side, String)>,
+}
+
+/// Longest tag value read; GGF values are short (names, dates, a 64-cell board).
+const MAX_VALUE: usize = 4096;
+
+/// Parses `(;GM[Othello]...;)`, optionally after a game count (`1 `), as GGS writes it.
+pub fn parse(text: &str) -> Result<GgfGame, String> {
+    let text = text.trim();
+    let text = text
+        .strip_prefix(['1', '2'])
+        .filter(|rest| rest.starts_with(char::is_whitespace))
+        .map_or(text, str::trim_start);
+    let mut rest = text
+        .strip_prefix("(;")
+        .ok_or("a GGF game starts with '(;'")?;
+    let mut start: Option<(String, Side)> = None;
+    let mut moves = Vec::new();
+    loop {
+        rest = rest.trim_start();
+        if let Some(after) = rest.strip_prefix(";)") {
+            if !after.trim().is_empty() {
+                return Err(format!("text after the game's ';)': {}", quote(after)));
+            }
+            break;
+        }
+        let (tag, after) = rest.split_once('[').ok_or("a GGF game ends with ';)'")?;
+        let tag = tag.trim();
+        if tag.is_empty() || !tag.bytes().all(|b| b.is_ascii_uppercase()) {
+            return Err(format!("bad GGF tag {}", quote(tag)));
+        }
+        let (value, after) = after
+            .split_once(']')
+            .ok_or_else(|| format!("GGF tag {tag} has no ']'"))?;
+        if value.len() > MAX_VALUE {
+            return Err(format!("GGF tag {tag} is too long"));
+        }
+        rest = after;
+        match tag {
+            "GM" if !value.trim().eq_ignore_ascii_case("othello") => {
+                return Err(format!("GM[{value}]: only Othello is played"));
+            }
+            // 8x8 without komi, random or anti variants.
+            "TY" if value.trim() != "8" => {
+                return Err(format!("TY[{value}]: only 8x8 normal Othello is played"));
+            }
+            "BO" => start = Some(board(value)?),
+            "B" | "W" => {
+                let side = if tag == "B" { Side::Black } else { Side::White };
+                moves.push((side, move_name(value)?));
+            }
+            _ => {}
+        }
+    }
+    let (cells, side) = start.ok_or("the GGF game has no board (BO[...])")?;
+    Ok(GgfGame { cells, side, moves })
+}
+
+/// `8 <64 cells> <side>` with `*` black, `O` white, `-` empty (spaces inside allowed).
+fn board(value: &str) -> Result<(String, Side), String> {
+    let bad = || format!("bad board BO[{value}]: expected 8, 64 cells of * O -, and * or O");
+    let compact: String = value.chars().filter(|c| !c.is_whitespace()).collect();
+    let body = compact.strip_prefix('8').ok_or_else(bad)?;
+    if body.len() != 65 || !body.is_ascii() {
+        return Err(bad());
+    }
+    let (cells, side) = body.split_at(64);
+    let cells = cells
+        .chars()
+        .map(|c| match c {
+            '*' => Ok('X'),
+            'O' | 'o' => Ok('O'),
+            '-' => Ok('-'),
+            _ => Err(bad()),
+        })
+        .collect::<Result<String, String>>()?;
+    let side = match side {
+        "*" => Side::Black,
+        "O" | "o" => Side::White,
+        _ => return Err(bad()),
+    };
+    Ok((cells, side))
+}
+
+/// A move item, `F5`, `f5/-2.00/1.3` or `PA`: its name only (the eval and time after a
+/// `/` are the players' comments).
+pub fn move_name(item: &str) -> Result<String, String> {
+    let name = item.split('/').next().unwrap_or("").trim();
+    let bad = || format!("bad move {}: expected A1..H8 or PA", quote(item));
+    if name.eq_ignore_ascii_case("pa") {
+        return Ok("pass".to_string());
+    }
+    match name.as_bytes() {
+        [column, row]
+            if matches!(column.to_ascii_lowercase(), b'a'..=b'h') && matches!(row, b'1'..=b'8') =>
+        {
+            Ok(name.to_ascii_lowercase())
+        }
+        _ => Err(bad()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START: &str = "---------------------------O*------*O---------------------------";
+
+    #[test]
+    fn reads_what_nboard_sends() {
+        let text = format!(
+            "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[arbor]PW[chris]RE[?]\
+             TI[15:00]TY[8]BO[8 {START} *]B[F5]W[f6/-1.00/2.5]B[E6//0.1]W[PA];)"
+        );
+        let game = parse(&text).unwrap();
+        assert_eq!(game.side, Side::Black);
+        assert_eq!(&game.cells[27..29], "OX");
+        let moves: Vec<(Side, &str)> = game.moves.iter().map(|(s, m)| (*s, m.as_str())).collect();
+        assert_eq!(
+            moves,
+            [
+                (Side::Black, "f5"),
+                (Side::White, "f6"),
+                (Side::Black, "e6"),
+                (Side::White, "pass")
+            ]
+        );
+        // GGS's game count and a white start.
+        let game = parse(&format!("1 (;GM[Othello]BO[8 {START} O];)")).unwrap();
+        assert_eq!((game.side, game.moves.len()), (Side::White, 0));
+    }
+
+    #[test]
+    fn refuses_what_it_cannot_play() {
+        let board = format!("BO[8 {START} *]");
+        for bad in [
+            String::new(),
+            "(;GM[Othello]".to_string(),
+            format!("(;GM[Go]{board};)"),
+            format!("(;TY[8r]{board};)"),
+            format!("(;TY[10]{board};)"),
+            "(;GM[Othello];)".to_string(),
+            format!("(;BO[6 {START} *];)"),
+            format!("(;BO[8 {START} X];)"),
+            format!("(;BO[8 {} *];)", &START[1..]),
+            format!("(;{board}B[Z9];)"),
+            format!("(;{board}B[f55];)"),
+            format!("(;{board}b[f5];)"),
+            format!("(;{board}B[f5;)"),
+            format!("(;{board};) trailing"),
+        ] {
+            assert!(parse(&bad).is_err(), "{bad:?} accepted");
+        }
+    }
+}

@@ -1,0 +1,521 @@
+//! The NBoard protocol (version 2) as a front end of the engine core: `arbor nboard`.
+//!
+//! The NBoard GUI sends `nboard 2`, `set depth N`, `set game <GGF>`, `move F5/eval/time`,
+//! `hint N`, `go`, `analyze`, `learn` and `ping N`; it reads `set myname`, `pong N`,
+//! `search`/`book` hint lines, `=== move/eval/time`, `analysis`, `nodestats` and `status`.
+//! The GUI drops every reply older than its last `ping`, so a `ping` stops whatever runs
+//! and is answered once it has ended. The protocol has no error reply: bad lines are
+//! logged on stderr and change nothing. See protocol.md, "NBoard protocol".
+
+use std::io::{BufRead, Write};
+use std::time::{Duration, Instant};
+
+use super::ggf;
+use crate::bounds;
+use crate::engine::events::{self, Arrival, Flow, Frontend};
+use crate::engine::input::InputLine;
+use crate::engine::{Engine, Finished, Settings};
+use crate::game::roles::ScoreValue;
+use crate::game::variant::Variant;
+use crate::game::{Move, Side};
+use crate::limits::Limits;
+use crate::search::report::Report;
+use crate::text::quote;
+
+/// Longest accepted input line: a GGF game of 60 moves with evals and times fits many
+/// times over.
+const MAX_LINE_BYTES: usize = 1 << 16;
+/// Thinking time for `go` and `hint` when the GUI has set no depth.
+const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
+/// Thinking time per position for `analyze` when the GUI has set no depth.
+const DEFAULT_ANALYSIS_TIME: Duration = Duration::from_secs(1);
+
+/// Runs the protocol until `quit` or the end of input (a running job is finished and
+/// answered at the end of input). Replies go to `output`, flushed line by line.
+pub fn run(
+    input: impl BufRead + Send + 'static,
+    output: impl Write + Send + 'static,
+    settings: Settings,
+) {
+    let mut nboard = NBoard {
+        out: Box::new(output),
+        depth: None,
+        job: None,
+        cancelled: false,
+        pings_waiting: 0,
+        nodes: None,
+    };
+    let settings = Settings {
+        variant: Variant::default(),
+        ..settings
+    };
+    match Engine::new(&settings) {
+        Ok((mut engine, receiver)) => {
+            events::run(input, MAX_LINE_BYTES, &mut engine, receiver, &mut nboard)
+        }
+        Err(error) => log::error!("nboard: {error}"),
+    }
+}
+
+/// What the running job was started for.
+enum Job {
+    Go {
+        started: Instant,
+    },
+    Hint,
+    /// `analyze`: the game's moves, and the position (moves played) being searched;
+    /// positions are analysed from the last back to the start, then the game is restored.
+    Analyze {
+        moves: Vec<Move>,
+        at: usize,
+    },
+}
+
+struct NBoard {
+    out: Box<dyn Write + Send>,
+    /// `set depth`: the search depth for `go`, `hint` and `analyze`.
+    depth: Option<u32>,
+    job: Option<Job>,
+    /// A `ping` arrived while the job ran: its answer would be dropped by the GUI.
+    cancelled: bool,
+    /// `ping` lines read but not yet answered: a job queued before one is not started.
+    pings_waiting: usize,
+    /// Nodes and time of the running job's latest report.
+    nodes: Option<(u64, Duration)>,
+}
+
+/// An evaluation in discs for the side to move, as the GUI parses it (no exponent, no NaN).
+fn eval_text(score: ScoreValue) -> String {
+    let discs = match score {
+        ScoreValue::Eval { value, per_unit } => value as f64 / per_unit.max(1) as f64,
+        ScoreValue::Margin(margin) => margin as f64,
+        ScoreValue::Win(_) => 64.0,
+        ScoreValue::Loss(_) => -64.0,
+        ScoreValue::Draw => 0.0,
+    };
+    format!("{discs:.2}")
+}
+
+/// A move as NBoard writes it: `F5`, `PA` for a pass.
+fn nboard_move(name: &str) -> String {
+    if name == "pass" {
+        "PA".to_string()
+    } else {
+        name.to_ascii_uppercase()
+    }
+}
+
+/// The first word and the rest, trimmed.
+fn split_word(text: &str) -> (&str, &str) {
+    let text = text.trim();
+    match text.split_once(char::is_whitespace) {
+        Some((word, rest)) => (word, rest.trim()),
+        None => (text, ""),
+    }
+}
+
+impl NBoard {
+    /// Writes one line; control characters become `?` so a line stays one line.
+    fn line(&mut self, text: &str) {
+        let clean: String = text
+            .chars()
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect();
+        let _ = self.out.write_all(clean.as_bytes());
+        let _ = self.out.write_all(b"\n");
+        let _ = self.out.flush();
+    }
+
+    fn limits(&self, default: Duration) -> Limits {
+        match self.depth {
+            Some(depth) => Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            None => Limits {
+                movetime: Some(default),
+                ..Limits::default()
+            },
+        }
+    }
+
+    fn command(&mut self, engine: &mut Engine, text: &str, at: Instant) -> Result<Flow, String> {
+        let (word, rest) = split_word(text);
+        if matches!(word, "go" | "hint" | "analyze") && self.pings_waiting > 0 {
+            log::debug!("nboard: {word} skipped: a ping after it drops its answer");
+            return Ok(Flow::Continue);
+        }
+        match word {
+            "" => {}
+            "nboard" => {
+                bounds::number(rest).map_err(|e| format!("nboard: version {e}"))?;
+                self.line("set myname arbor");
+            }
+            "set" => self.set(engine, rest)?,
+            "move" => {
+                let name = ggf::move_name(rest)?;
+                engine.play(&name)?;
+            }
+            "ping" => {
+                self.pings_waiting = self.pings_waiting.saturating_sub(1);
+                let number: i64 = rest
+                    .parse()
+                    .map_err(|_| format!("ping needs a number, not {}", quote(rest)))?;
+                self.line(&format!("pong {number}"));
+            }
+            "hint" => {
+                let count = bounds::number(rest).map_err(|e| format!("hint: {e}"))?;
+                if count == 0 {
+                    return Err("hint: at least one move".to_string());
+                }
+                self.start(engine, Job::Hint, at);
+            }
+            "go" => self.start(engine, Job::Go { started: at }, at),
+            "analyze" => {
+                let moves = engine.history();
+                let at_end = moves.len();
+                self.analyse_from(engine, moves, at_end);
+            }
+            // No book yet: the game is acknowledged, not kept.
+            "learn" => self.line("learned"),
+            "quit" => return Ok(Flow::Exit),
+            _ => return Err(format!("unknown command {}", quote(word))),
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn set(&mut self, engine: &mut Engine, rest: &str) -> Result<(), String> {
+        let (name, value) = split_word(rest);
+        match name {
+            "depth" => {
+                let depth = bounds::level(value).map_err(|e| format!("set depth: {e}"))?;
+                self.depth = (depth > 0).then_some(depth);
+            }
+            "game" => self.set_game(engine, value)?,
+            // The search has no contempt; the value is checked and ignored.
+            "contempt" => {
+                value
+                    .parse::<i64>()
+                    .map_err(|_| format!("set contempt needs a number, not {}", quote(value)))?;
+            }
+            _ => return Err(format!("unknown option {}", quote(name))),
+        }
+        Ok(())
+    }
+
+    /// Replaces the game with the record's, or leaves it alone if any of it is wrong.
+    fn set_game(&mut self, engine: &mut Engine, text: &str) -> Result<(), String> {
+        let game = ggf::parse(text)?;
+        let before = (engine.cells(), engine.side_to_move(), engine.history());
+        let result = replay(engine, &game);
+        if result.is_err() {
+            let (cells, side, moves) = before;
+            let restored = engine.set_board(&cells, side).and_then(|()| {
+                moves
+                    .into_iter()
+                    .try_for_each(|mv| engine.play_move(mv).map(drop))
+            });
+            if let Err(error) = restored {
+                log::error!("nboard: could not restore the game: {error}");
+            }
+        }
+        result
+    }
+
+    /// Starts `go` or `hint`; a game without a move to search gets its answer at once.
+    fn start(&mut self, engine: &mut Engine, job: Job, at: Instant) {
+        let play = matches!(job, Job::Go { .. });
+        match engine.go(self.limits(DEFAULT_MOVE_TIME), at, play) {
+            Ok(()) => {
+                self.line("status thinking");
+                self.begin(job);
+            }
+            Err(error) => {
+                log::warn!("nboard: {error}");
+                // Nothing to hint: the GUI still gets its end of hints.
+                if !play {
+                    self.line("status");
+                }
+            }
+        }
+    }
+
+    fn begin(&mut self, job: Job) {
+        self.job = Some(job);
+        self.cancelled = false;
+        self.nodes = None;
+    }
+
+    /// Analyses the position after `at` of `moves` and the ones before it, each in turn;
+    /// the game is restored after the start position or a `ping`.
+    fn analyse_from(&mut self, engine: &mut Engine, moves: Vec<Move>, at: usize) {
+        let mut at = at;
+        loop {
+            if engine.outcome().is_some() {
+                let margin = final_margin(&engine.cells(), engine.side_to_move());
+                self.line(&format!(
+                    "analysis {at} {}",
+                    eval_text(ScoreValue::Margin(margin))
+                ));
+            } else {
+                let limits = self.limits(DEFAULT_ANALYSIS_TIME);
+                match engine.go(limits, Instant::now(), false) {
+                    Ok(()) => return self.begin(Job::Analyze { moves, at }),
+                    Err(error) => log::warn!("nboard: analyze: {error}"),
+                }
+            }
+            if at == 0 || engine.undo().is_err() {
+                return self.restore(engine, &moves);
+            }
+            at -= 1;
+        }
+    }
+
+    /// Plays back the moves `analyze` took back.
+    fn restore(&mut self, engine: &mut Engine, moves: &[Move]) {
+        let done = engine.history().len();
+        for &mv in moves.iter().skip(done) {
+            if let Err(error) = engine.play_move(mv) {
+                log::error!("nboard: analyze could not restore the game: {error}");
+                return;
+            }
+        }
+    }
+
+    /// A search line for the GUI: `search <pv> <eval> 0 <depth>`, the pv without spaces.
+    fn search_line(engine: &Engine, report: &Report) -> Option<String> {
+        let line = report.lines.first()?;
+        let pv: String = engine
+            .line_names(&line.pv)
+            .iter()
+            .map(|name| nboard_move(name))
+            .collect();
+        if pv.is_empty() {
+            return None;
+        }
+        let depth = if report.exact {
+            "100%".to_string()
+        } else {
+            report.depth.to_string()
+        };
+        Some(format!("search {pv} {} 0 {depth}", eval_text(line.score)))
+    }
+
+    fn nodestats(&mut self, fallback: u64, elapsed: Duration) {
+        let (nodes, _) = self.nodes.unwrap_or((fallback, elapsed));
+        self.line(&format!("nodestats {nodes} {:.3}", elapsed.as_secs_f64()));
+    }
+}
+
+/// Plays a record's moves from its start; a pass the record leaves out (its next move is
+/// the other colour's) is played for a side that has no move.
+fn replay(engine: &mut Engine, game: &ggf::GgfGame) -> Result<(), String> {
+    engine.set_board(&game.cells, game.side)?;
+    for (side, name) in &game.moves {
+        if *side != engine.side_to_move() && name != "pass" {
+            engine
+                .play("pass")
+                .map_err(|_| format!("{} to move, not {side}: {name}", engine.side_to_move()))?;
+        }
+        engine
+            .play(name)
+            .map_err(|error| format!("set game: {error}"))?;
+    }
+    Ok(())
+}
+
+/// The final margin of a finished 8x8 game for `side`: discs, the empties to the winner.
+fn final_margin(cells: &str, side: Side) -> i32 {
+    let count = |c| cells.bytes().filter(|&b| b == c).count() as i32;
+    let (black, white, empty) = (count(b'X'), count(b'O'), count(b'-'));
+    let margin = match black.cmp(&white) {
+        std::cmp::Ordering::Greater => black - white + empty,
+        std::cmp::Ordering::Less => black - white - empty,
+        std::cmp::Ordering::Equal => 0,
+    };
+    if side == Side::Black { margin } else { -margin }
+}
+
+impl Frontend for NBoard {
+    type Item = (InputLine, Instant);
+
+    /// A `ping` stops the running job at once (its answer would be dropped); `quit` too.
+    fn arrive(&mut self, engine: &mut Engine, line: InputLine, at: Instant) -> Arrival<Self::Item> {
+        if let InputLine::Text(text) = &line {
+            let word = split_word(text).0;
+            if word == "ping" {
+                self.pings_waiting += 1;
+            }
+            if engine.is_busy() && matches!(word, "ping" | "quit") {
+                self.cancelled = true;
+                engine.stop();
+            }
+        }
+        Arrival::Queue((line, at))
+    }
+
+    fn handle(&mut self, engine: &mut Engine, (line, at): Self::Item) -> Flow {
+        let result = match line {
+            InputLine::Text(text) => self.command(engine, &text, at),
+            InputLine::TooLong(bytes) => Err(format!(
+                "line too long ({bytes} bytes; the limit is {MAX_LINE_BYTES})"
+            )),
+            InputLine::NotUtf8 => Err("line is not valid UTF-8 text".to_string()),
+        };
+        result.unwrap_or_else(|error| {
+            log::warn!("nboard: {error}");
+            Flow::Continue
+        })
+    }
+
+    fn report(&mut self, engine: &Engine, report: Report) {
+        self.nodes = Some((report.nodes, report.elapsed));
+        if self.cancelled {
+            return;
+        }
+        match self.job {
+            Some(Job::Hint) => {
+                if let Some(line) = NBoard::search_line(engine, &report) {
+                    self.line(&line);
+                }
+            }
+            Some(Job::Go { .. }) => {
+                if let Some(line) = NBoard::search_line(engine, &report) {
+                    // `search <pv> <eval> 0 <depth>` read as `depth <depth>: <eval> <pv>`.
+                    let words: Vec<&str> = line.split(' ').collect();
+                    self.line(&format!(
+                        "status depth {}: {} {}",
+                        words[4], words[2], words[1]
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn finished(&mut self, engine: &mut Engine, finished: Finished) -> Flow {
+        let job = self.job.take();
+        let cancelled = std::mem::take(&mut self.cancelled);
+        let (result, name) = match &finished {
+            Finished::Played { result, name, .. } | Finished::Hinted { result, name, .. } => {
+                (result.clone(), Some(name.clone()))
+            }
+            Finished::Failed { message, .. } => {
+                log::error!("nboard: {message}");
+                (None, None)
+            }
+            other => {
+                log::error!("nboard: unexpected {other:?}");
+                (None, None)
+            }
+        };
+        let nodes = result.as_ref().map_or(0, |r| r.nodes);
+        let eval = |engine: &Engine| {
+            result.as_ref().map_or_else(
+                || "0.00".to_string(),
+                |r| eval_text(engine.score_value(r.score, r.exact)),
+            )
+        };
+        match job {
+            Some(Job::Go { started }) => {
+                let elapsed = started.elapsed();
+                if cancelled {
+                    // The GUI ignores this move: the game stays as the GUI has it.
+                    if matches!(finished, Finished::Played { .. }) {
+                        let _ = engine.undo();
+                    }
+                    self.line("status");
+                    return Flow::Continue;
+                }
+                let name = match name {
+                    Some(name) => name,
+                    // A failed search still owes the GUI a legal move.
+                    None => match engine.play_fallback() {
+                        Ok(name) => name,
+                        Err(error) => {
+                            log::error!("nboard: {error}");
+                            self.line("status");
+                            return Flow::Continue;
+                        }
+                    },
+                };
+                self.nodestats(nodes, elapsed);
+                // The move is played: the eval is the mover's, from before the move.
+                let eval = eval(engine);
+                self.line(&format!(
+                    "=== {}/{eval}/{:.2}",
+                    nboard_move(&name),
+                    elapsed.as_secs_f64()
+                ));
+            }
+            Some(Job::Hint) => {
+                if !cancelled {
+                    // The search may end without a report (a pass, a stop before depth 1).
+                    if self.nodes.is_none()
+                        && let Some(name) = name
+                    {
+                        let depth = result.as_ref().map_or(0, |r| r.depth);
+                        self.line(&format!(
+                            "search {} {} 0 {depth}",
+                            nboard_move(&name),
+                            eval(engine)
+                        ));
+                    }
+                    let elapsed = self.nodes.map_or(Duration::ZERO, |(_, time)| time);
+                    self.nodestats(nodes, elapsed);
+                }
+                self.line("status");
+            }
+            Some(Job::Analyze { moves, at }) => {
+                if cancelled {
+                    self.restore(engine, &moves);
+                    return Flow::Continue;
+                }
+                self.line(&format!("analysis {at} {}", eval(engine)));
+                if at == 0 || engine.undo().is_err() {
+                    self.restore(engine, &moves);
+                } else {
+                    self.analyse_from(engine, moves, at - 1);
+                }
+            }
+            None => log::error!("nboard: a job ended that was not started"),
+        }
+        Flow::Continue
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evals_are_plain_numbers() {
+        let eval = ScoreValue::Eval {
+            value: -207,
+            per_unit: 100,
+        };
+        assert_eq!(eval_text(eval), "-2.07");
+        assert_eq!(eval_text(ScoreValue::Margin(12)), "12.00");
+        assert_eq!(eval_text(ScoreValue::Margin(0)), "0.00");
+        assert_eq!(eval_text(ScoreValue::Loss(3)), "-64.00");
+        assert_eq!(
+            eval_text(ScoreValue::Eval {
+                value: 5,
+                per_unit: 0
+            }),
+            "5.00"
+        );
+    }
+
+    #[test]
+    fn moves_and_margins() {
+        assert_eq!(nboard_move("pass"), "PA");
+        assert_eq!(nboard_move("f5"), "F5");
+        // 40 black, 20 white, 4 empty: the empties go to the winner.
+        let cells = "X".repeat(40) + &"O".repeat(20) + "----";
+        assert_eq!(final_margin(&cells, Side::Black), 24);
+        assert_eq!(final_margin(&cells, Side::White), -24);
+        let drawn = "X".repeat(30) + &"O".repeat(30) + "----";
+        assert_eq!(final_margin(&drawn, Side::White), 0);
+    }
+}
