@@ -15,9 +15,10 @@ use crate::bounds;
 use crate::engine::events::{self, Arrival, Flow, Frontend};
 use crate::engine::input::InputLine;
 use crate::engine::{Engine, Finished, Settings};
+use crate::game::othello::Othello;
 use crate::game::roles::ScoreValue;
 use crate::game::variant::Variant;
-use crate::game::{Move, Side};
+use crate::game::{Game, Move, Side};
 use crate::limits::Limits;
 use crate::search::report::Report;
 use crate::text::quote;
@@ -203,23 +204,30 @@ impl NBoard {
         Ok(())
     }
 
-    /// Replaces the game with the record's, or leaves it alone if any of it is wrong.
+    /// Replaces the game with the record's, or leaves it alone if any of it is wrong:
+    /// the record is played through on a scratch board first.
     fn set_game(&mut self, engine: &mut Engine, text: &str) -> Result<(), String> {
         let game = ggf::parse(text)?;
-        let before = (engine.cells(), engine.side_to_move(), engine.history());
-        let result = replay(engine, &game);
-        if result.is_err() {
-            let (cells, side, moves) = before;
-            let restored = engine.set_board(&cells, side).and_then(|()| {
-                moves
-                    .into_iter()
-                    .try_for_each(|mv| engine.play_move(mv).map(drop))
-            });
-            if let Err(error) = restored {
-                log::error!("nboard: could not restore the game: {error}");
+        let mut scratch = Othello::standard();
+        scratch
+            .set_board(&game.cells, game.side)
+            .map_err(|e| e.to_string())?;
+        replay(&game, |name| {
+            let mv = scratch.parse_move(name).map_err(|e| e.to_string())?;
+            if !scratch.is_legal(mv) {
+                return Err(format!(
+                    "illegal move {name} for {}",
+                    scratch.side_to_move()
+                ));
             }
-        }
-        result
+            scratch.make(mv);
+            Ok(scratch.side_to_move())
+        })?;
+        engine.set_board(&game.cells, game.side)?;
+        replay(&game, |name| {
+            engine.play(name)?;
+            Ok(engine.side_to_move())
+        })
     }
 
     /// Starts `go` or `hint`; a game without a move to search gets its answer at once.
@@ -307,19 +315,19 @@ impl NBoard {
     }
 }
 
-/// Plays a record's moves from its start; a pass the record leaves out (its next move is
-/// the other colour's) is played for a side that has no move.
-fn replay(engine: &mut Engine, game: &ggf::GgfGame) -> Result<(), String> {
-    engine.set_board(&game.cells, game.side)?;
+/// Plays a record's moves with `play` (which returns the side to move after the move); a
+/// pass the record leaves out (its next move is the other colour's) is played too, as
+/// the GUI does.
+fn replay(
+    game: &ggf::GgfGame,
+    mut play: impl FnMut(&str) -> Result<Side, String>,
+) -> Result<(), String> {
+    let mut to_move = game.side;
     for (side, name) in &game.moves {
-        if *side != engine.side_to_move() && name != "pass" {
-            engine
-                .play("pass")
-                .map_err(|_| format!("{} to move, not {side}: {name}", engine.side_to_move()))?;
+        if *side != to_move && name != "pass" {
+            play("pass").map_err(|_| format!("{to_move} to move, not {side}: {name}"))?;
         }
-        engine
-            .play(name)
-            .map_err(|error| format!("set game: {error}"))?;
+        to_move = play(name).map_err(|error| format!("set game: {error}"))?;
     }
     Ok(())
 }

@@ -1,0 +1,302 @@
+//! `arbor nboard` through its stdin/stdout, sent what the NBoard GUI sends.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::Duration;
+
+/// How long a reply may take before the test calls it a hang: a guard, not a timing check.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// The 8x8 start board in GGF (`*` black, `O` white).
+const START: &str = "---------------------------O*------*O---------------------------";
+
+/// A GGF game as NBoard sends it, from `board` (64 cells then `*` or `O`) with `moves`.
+fn ggf(board: &str, moves: &str) -> String {
+    format!(
+        "(;GM[Othello]PC[NBoard]DT[2026-01-01 00:00:00 GMT]PB[arbor]PW[you]RE[?]TI[5:00]\
+         TY[8]BO[8 {board}]{moves};)"
+    )
+}
+
+/// Black has a1 and White b1 and nothing else: White cannot move, Black only c1.
+fn white_stuck() -> String {
+    format!("*O{} O", "-".repeat(62))
+}
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn spawn() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arbor"))
+            .args(["nboard", "--hash", "16"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines() {
+                let Ok(line) = line else { return };
+                if sender.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut engine = Engine {
+            child,
+            stdin,
+            lines,
+        };
+        engine.send("nboard 2");
+        assert_eq!(engine.next(), "set myname arbor");
+        engine
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    fn next(&mut self) -> String {
+        self.lines
+            .recv_timeout(PATIENCE)
+            .expect("no reply within the hang guard")
+    }
+
+    /// Lines up to and including the first that `last` accepts.
+    fn until(&mut self, last: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            let line = self.next();
+            let done = last(&line);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    /// `ping n`, and every line before its `pong n`.
+    fn sync(&mut self, n: u32) -> Vec<String> {
+        self.send(&format!("ping {n}"));
+        let mut seen = self.until(|line| line.starts_with("pong"));
+        assert_eq!(seen.pop().unwrap(), format!("pong {n}"), "{seen:?}");
+        seen
+    }
+
+    /// `hint 1` to its closing empty `status`: the hint lines.
+    fn hint(&mut self) -> Vec<String> {
+        self.send("hint 1");
+        let lines = self.until(|line| line == "status");
+        lines
+            .into_iter()
+            .filter(|line| !line.starts_with("status") && !line.starts_with("nodestats"))
+            .collect()
+    }
+
+    /// `go` to its `===`: the move and the eval.
+    fn go(&mut self) -> (String, f64) {
+        self.send("go");
+        let last = self.until(|line| line.starts_with("==="));
+        let item = last
+            .last()
+            .unwrap()
+            .strip_prefix("=== ")
+            .unwrap()
+            .to_string();
+        let parts: Vec<&str> = item.split('/').collect();
+        assert_eq!(parts.len(), 3, "{item}");
+        parts[2].parse::<f64>().unwrap();
+        (parts[0].to_string(), parts[1].parse().unwrap())
+    }
+
+    /// `analyze`'s lines, in the order sent, as (move number, eval).
+    fn analyze(&mut self, positions: usize) -> Vec<(usize, f64)> {
+        self.send("analyze");
+        (0..positions)
+            .map(|_| {
+                let line = self.next();
+                let words: Vec<&str> = line.split(' ').collect();
+                assert_eq!((words[0], words.len()), ("analysis", 3), "{line}");
+                (words[1].parse().unwrap(), words[2].parse().unwrap())
+            })
+            .collect()
+    }
+
+    fn finish(mut self) {
+        self.stdin.take();
+        assert!(self.child.wait().unwrap().success());
+        assert!(
+            self.lines.recv_timeout(PATIENCE).is_err(),
+            "output after the end"
+        );
+    }
+}
+
+/// Checks a hint line as NBoard's parser reads it; its move.
+fn check_search_line(line: &str) -> String {
+    let words: Vec<&str> = line.split(' ').collect();
+    assert_eq!(words.len(), 5, "{line}");
+    assert_eq!(words[0], "search", "{line}");
+    let pv = words[1];
+    assert!(
+        !pv.is_empty() && pv.len().is_multiple_of(2) && pv.is_ascii(),
+        "{line}"
+    );
+    let eval: f64 = words[2].parse().unwrap();
+    assert!(eval.is_finite() && !words[2].contains(['e', 'E']), "{line}");
+    assert_eq!(words[3], "0");
+    assert!(words[4].starts_with(|c: char| c.is_ascii_digit()), "{line}");
+    pv[..2].to_string()
+}
+
+#[test]
+fn a_mid_game_position_gets_hints_a_move_and_an_analysis() {
+    let mut engine = Engine::spawn();
+    engine.send("set depth 4");
+    engine.send("set contempt 0");
+    engine.send(&format!(
+        "set game {}",
+        ggf(&format!("{START} *"), "B[F5]W[F6/-1.00/2.1]")
+    ));
+    assert!(engine.sync(1).is_empty());
+    let hints = engine.hint();
+    assert_eq!(hints.len(), 4, "one line per depth: {hints:?}");
+    for (depth, line) in hints.iter().enumerate() {
+        assert!(line.ends_with(&format!(" {}", depth + 1)), "{line}");
+        let first = check_search_line(line);
+        assert!(["D3", "C4", "E6", "F7"].contains(&first.as_str()), "{line}");
+    }
+    let (first, _) = engine.go();
+    assert!(["D3", "C4", "E6", "F7"].contains(&first.as_str()));
+    // White answers, then the game (4 moves: 5 positions) is analysed from the end.
+    engine.send("set depth 2");
+    engine.go();
+    let analysis = engine.analyze(5);
+    let numbers: Vec<usize> = analysis.iter().map(|&(n, _)| n).collect();
+    assert_eq!(numbers, [4, 3, 2, 1, 0]);
+    // The game is back where it was: Black to move after 4 moves.
+    let analysis = engine.analyze(5);
+    assert_eq!(analysis[0].0, 4);
+    engine.send("learn");
+    assert_eq!(engine.next(), "learned");
+    engine.finish();
+}
+
+#[test]
+fn a_game_ending_with_a_pass_leaves_the_other_side_to_move() {
+    let mut engine = Engine::spawn();
+    engine.send("set depth 3");
+    // White to move but stuck: the one hint is a pass, with a number for its eval.
+    engine.send(&format!("set game {}", ggf(&white_stuck(), "")));
+    let hints = engine.hint();
+    assert!(!hints.is_empty());
+    for line in &hints {
+        assert_eq!(check_search_line(line), "PA", "{line}");
+    }
+    // The record's pass: Black is to move, and c1 is Black's only move.
+    engine.send(&format!("set game {}", ggf(&white_stuck(), "W[PA]")));
+    for line in engine.hint() {
+        assert_eq!(check_search_line(&line), "C1", "{line}");
+    }
+    assert_eq!(engine.go().0, "C1");
+    // c1 took b1: the game is over, Black won 64-0; the analysis says so for both.
+    let analysis = engine.analyze(3);
+    assert_eq!(analysis, [(2, -64.0), (1, 64.0), (0, -64.0)]);
+    // A record that leaves the pass out is read as NBoard reads it: the pass is played.
+    engine.send(&format!("set game {}", ggf(&white_stuck(), "B[C1]")));
+    assert_eq!(engine.analyze(3)[0], (2, -64.0));
+    engine.finish();
+}
+
+#[test]
+fn ping_stops_a_search_and_a_hint_and_the_game_stays() {
+    let mut engine = Engine::spawn();
+    // Deep enough that only the ping ends them within the hang guard.
+    engine.send("set depth 40");
+    engine.send("go");
+    assert_eq!(engine.next(), "status thinking");
+    let before = engine.sync(7);
+    assert!(
+        !before.iter().any(|line| line.starts_with("===")),
+        "{before:?}"
+    );
+    engine.send("hint 3");
+    assert_eq!(engine.next(), "status thinking");
+    let before = engine.sync(8);
+    assert_eq!(before.last().map(String::as_str), Some("status"));
+    // A go, hint or analyze before a ping gives no answer (the GUI would drop it).
+    engine.send_bytes(b"go\nhint 1\nanalyze\n");
+    let before = engine.sync(9);
+    assert!(
+        before
+            .iter()
+            .all(|line| line.starts_with("status") || line.starts_with("nodestats")),
+        "{before:?}"
+    );
+    // The stopped go played nothing: Black is still to move at the start.
+    engine.send("set depth 1");
+    assert!(["D3", "C4", "F5", "E6"].contains(&engine.go().0.as_str()));
+    engine.finish();
+}
+
+#[test]
+fn garbage_changes_nothing() {
+    let mut engine = Engine::spawn();
+    engine.send("set depth 1");
+    engine.send(&format!(
+        "set game {}",
+        ggf(&format!("{START} *"), "B[F5]W[F6]")
+    ));
+    for line in [
+        "hello",
+        "move",
+        "move Z9",
+        "move PA",
+        "move F5",
+        "move f5/x/y",
+        "set",
+        "set depth",
+        "set depth -3",
+        "set depth 99",
+        "set game",
+        "set game (;GM[Othello]",
+        "set game (;GM[Chess]BO[8 x *];)",
+        &format!("set game {}", ggf(&format!("{START} *"), "B[F5]W[F6]B[A1]")),
+        &format!("set game {}", ggf(&format!("{START} *"), "B[F5]B[E6]")),
+        "set contempt lots",
+        "set colour blue",
+        "hint",
+        "hint 0",
+        "hint -1",
+        "nboard",
+        "ping",
+        "ping x",
+        "=== F5",
+        "\u{7}\u{0}",
+    ] {
+        engine.send(line);
+    }
+    engine.send_bytes(b"\xff\xfe\n");
+    engine.send(&"x".repeat(100_000));
+    assert!(engine.sync(1).is_empty(), "garbage got replies");
+    // Still Black to move after f5 f6: 3 moves analysed, a legal hint.
+    assert_eq!(engine.analyze(3)[0].0, 2);
+    for line in engine.hint() {
+        assert!(["D3", "C4", "E6", "F7"].contains(&check_search_line(&line).as_str()));
+    }
+    engine.finish();
+}
