@@ -300,3 +300,50 @@ fn garbage_changes_nothing() {
     }
     engine.finish();
 }
+
+/// `...` in an expected line stands for any text.
+fn glob(pattern: &str, line: &str) -> bool {
+    let mut parts = pattern.split("...");
+    let Some(mut rest) = line.strip_prefix(parts.next().unwrap_or("")) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    for (index, part) in parts.iter().enumerate() {
+        if index + 1 == parts.len() {
+            return rest.ends_with(part);
+        }
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.is_empty()
+}
+
+#[test]
+fn the_protocol_md_example_replays() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md");
+    let doc = std::fs::read_to_string(path).unwrap();
+    let section = doc
+        .split_once("## NBoard protocol")
+        .expect("protocol.md has an NBoard section")
+        .1;
+    let block = section.split("```").nth(1).expect("an example block");
+    let mut engine = Engine::spawn();
+    let mut lines = block.lines().filter(|line| !line.trim().is_empty());
+    assert_eq!(lines.next(), Some("gui:   nboard 2"));
+    assert_eq!(lines.next(), Some("arbor: set myname arbor"));
+    let mut replayed = 0;
+    for line in lines {
+        if let Some(sent) = line.strip_prefix("gui:") {
+            engine.send(sent.trim());
+        } else {
+            let expected = line.strip_prefix("arbor: ").expect("gui: or arbor: lines");
+            let got = engine.next();
+            assert!(glob(expected, &got), "expected {expected:?}, got {got:?}");
+            replayed += 1;
+        }
+    }
+    assert!(replayed >= 10, "only {replayed} lines replayed");
+    engine.finish();
+}
