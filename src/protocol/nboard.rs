@@ -516,6 +516,36 @@ mod tests {
     }
 
     #[test]
+    fn search_lines_mark_exact_solves_and_run_the_pv_together() {
+        use crate::search::report::Line;
+        use crate::search::tt::Bound;
+        let (engine, _events) = Engine::new(&Settings {
+            hash_mb: 1,
+            ..Settings::default()
+        })
+        .unwrap();
+        let f5 = engine.parse_move("f5").unwrap();
+        let mut report = Report {
+            depth: 7,
+            nodes: 10,
+            elapsed: Duration::from_millis(5),
+            exact: false,
+            lines: vec![Line {
+                score: ScoreValue::Margin(-4),
+                bound: Bound::Exact,
+                pv: vec![f5, engine.parse_move("d6").unwrap()],
+            }],
+        };
+        let line = NBoard::search_line(&engine, &report);
+        assert_eq!(line.as_deref(), Some("search F5D6 -4.00 0 7"));
+        report.exact = true;
+        let line = NBoard::search_line(&engine, &report);
+        assert_eq!(line.as_deref(), Some("search F5D6 -4.00 0 100%"));
+        report.lines[0].pv.clear();
+        assert_eq!(NBoard::search_line(&engine, &report), None);
+    }
+
+    #[test]
     fn moves_and_margins() {
         assert_eq!(nboard_move("pass"), "PA");
         assert_eq!(nboard_move("f5"), "F5");
