@@ -126,14 +126,17 @@ impl Engine {
     /// `analyze`'s lines, in the order sent, as (move number, eval).
     fn analyze(&mut self, positions: usize) -> Vec<(usize, f64)> {
         self.send("analyze");
-        (0..positions)
+        assert_eq!(self.next(), "status thinking");
+        let lines = (0..positions)
             .map(|_| {
                 let line = self.next();
                 let words: Vec<&str> = line.split(' ').collect();
                 assert_eq!((words[0], words.len()), ("analysis", 3), "{line}");
                 (words[1].parse().unwrap(), words[2].parse().unwrap())
             })
-            .collect()
+            .collect();
+        assert_eq!(self.next(), "status");
+        lines
     }
 
     fn finish(mut self) {
@@ -250,6 +253,14 @@ fn ping_stops_a_search_and_a_hint_and_the_game_stays() {
     // The stopped go played nothing: Black is still to move at the start.
     engine.send("set depth 1");
     assert!(["D3", "C4", "F5", "E6"].contains(&engine.go().0.as_str()));
+    // An analysis stopped mid-game puts the game back: 1 move, 2 positions.
+    engine.send("set depth 40");
+    engine.send("analyze");
+    assert_eq!(engine.next(), "status thinking");
+    assert_eq!(engine.sync(10), ["status"]);
+    engine.send("set depth 1");
+    let numbers: Vec<usize> = engine.analyze(2).iter().map(|&(n, _)| n).collect();
+    assert_eq!(numbers, [1, 0]);
     engine.finish();
 }
 
@@ -345,5 +356,30 @@ fn the_protocol_md_example_replays() {
         }
     }
     assert!(replayed >= 10, "only {replayed} lines replayed");
+    engine.finish();
+}
+
+#[test]
+fn an_analysis_stopped_half_way_puts_the_game_back() {
+    let mut engine = Engine::spawn();
+    engine.send("set depth 1");
+    for _ in 0..48 {
+        engine.go();
+    }
+    // The last positions are solved at once; the early ones would take for ever.
+    engine.send("set depth 40");
+    engine.send("analyze");
+    assert_eq!(engine.next(), "status thinking");
+    assert!(engine.next().starts_with("analysis 48 "));
+    let before = engine.sync(1);
+    assert_eq!(before.last().map(String::as_str), Some("status"));
+    assert!(
+        before[..before.len() - 1]
+            .iter()
+            .all(|line| line.starts_with("analysis ")),
+        "{before:?}"
+    );
+    engine.send("set depth 1");
+    assert_eq!(engine.analyze(49)[0].0, 48);
     engine.finish();
 }

@@ -175,6 +175,7 @@ impl NBoard {
             "analyze" => {
                 let moves = engine.history();
                 let at_end = moves.len();
+                self.line("status thinking");
                 self.analyse_from(engine, moves, at_end);
             }
             // No book yet: the game is acknowledged, not kept.
@@ -279,8 +280,9 @@ impl NBoard {
         }
     }
 
-    /// Plays back the moves `analyze` took back.
+    /// Plays back the moves `analyze` took back: the analysis is over.
     fn restore(&mut self, engine: &mut Engine, moves: &[Move]) {
+        self.line("status");
         let done = engine.history().len();
         for &mv in moves.iter().skip(done) {
             if let Err(error) = engine.play_move(mv) {
