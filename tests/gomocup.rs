@@ -1,10 +1,12 @@
 //! `arbor gomocup` through its stdin/stdout, as a Gomocup manager drives it.
 
 use std::collections::HashSet;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
+
+mod common;
 
 /// A running brain: lines in, replies out.
 struct Brain {
@@ -26,24 +28,8 @@ impl Brain {
         Brain::spawn_command(command)
     }
 
-    fn spawn_command(mut command: Command) -> Brain {
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let (sender, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in stdout.lines() {
-                let Ok(line) = line else { return };
-                if sender.send(line).is_err() {
-                    return;
-                }
-            }
-        });
+    fn spawn_command(command: Command) -> Brain {
+        let (child, stdin, lines) = common::spawn_lines(command);
         Brain {
             child,
             stdin,

@@ -1,9 +1,11 @@
 //! `arbor nboard` through its stdin/stdout, sent what the NBoard GUI sends.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
+use std::io::Write;
+use std::process::{Child, ChildStdin, Command};
+use std::sync::mpsc::Receiver;
 use std::time::Duration;
+
+mod common;
 
 /// How long a reply may take before the test calls it a hang: a guard, not a timing check.
 const PATIENCE: Duration = Duration::from_secs(30);
@@ -32,24 +34,9 @@ struct Engine {
 
 impl Engine {
     fn spawn() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_arbor"))
-            .args(["nboard", "--hash", "16"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let (sender, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in stdout.lines() {
-                let Ok(line) = line else { return };
-                if sender.send(line).is_err() {
-                    return;
-                }
-            }
-        });
+        let mut command = Command::new(env!("CARGO_BIN_EXE_arbor"));
+        command.args(["nboard", "--hash", "16"]);
+        let (child, stdin, lines) = common::spawn_lines(command);
         let mut engine = Engine {
             child,
             stdin,

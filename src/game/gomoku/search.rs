@@ -322,8 +322,8 @@ impl Evaluate for Gomoku {
         }
     }
 
-    /// Gomoku: the fourth move on at depth 3 and more, when it neither makes nor stops
-    /// an open three or better, by one ply; from the seventh at depth 5, by two.
+    /// Gomoku: the third move on at depth 2 and more, when it neither makes nor stops
+    /// an open three or better, by one ply; from the sixth at depth 4, by two.
     fn reduction(&self, mv: Move, index: usize, depth: u32) -> u32 {
         if self.config.family != Family::Gomoku || index < 2 || depth < 2 {
             return 0;

@@ -153,16 +153,8 @@ impl<'a> ThreatSolver<'a> {
         if let Some(line) = self.vcf(&mut work, MAX_VCF) {
             return Some((line, Kind::Vcf));
         }
-        for depth in 1..=MAX_VCT_DEPTH {
-            if self.stopped {
-                return None;
-            }
-            if let Some(mut line) = self.vct_attack(&mut work, depth, None) {
-                line.reverse();
-                return Some((line, Kind::Vct));
-            }
-        }
-        None
+        self.vct(&mut work, MAX_VCT_DEPTH)
+            .map(|line| (line, Kind::Vct))
     }
 
     /// A short forced win for the side to move: continuous fours, else a VCT of a few
@@ -171,13 +163,18 @@ impl<'a> ThreatSolver<'a> {
         if let Some(line) = self.vcf(game, DEFENCE_VCF) {
             return Some((line, Kind::Vcf));
         }
-        for depth in 1..=DEFENCE_VCT {
-            if let Some(mut line) = self.vct_attack(game, depth, None) {
-                line.reverse();
-                return Some((line, Kind::Vct));
-            }
+        self.vct(game, DEFENCE_VCT).map(|line| (line, Kind::Vct))
+    }
+
+    /// Iterative deepening over the number of threats, so the line found is short.
+    fn vct(&mut self, game: &mut Gomoku, max_threats: u32) -> Option<Vec<Move>> {
+        for depth in 1..=max_threats {
             if self.stopped {
                 return None;
+            }
+            if let Some(mut line) = self.vct_attack(game, depth, None) {
+                line.reverse();
+                return Some(line);
             }
         }
         None

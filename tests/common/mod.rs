@@ -1,0 +1,28 @@
+//! What the process-level protocol tests share: an engine started with piped stdin and
+//! stdout, its output lines read on a thread into a channel.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+
+/// Starts `command` (stderr discarded); returns the child, its stdin and its lines.
+pub fn spawn_lines(mut command: Command) -> (Child, Option<ChildStdin>, Receiver<String>) {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdin = child.stdin.take();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let (sender, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stdout.lines() {
+            let Ok(line) = line else { return };
+            if sender.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    (child, stdin, lines)
+}
