@@ -20,6 +20,10 @@ pub const MAX_LEVEL: u32 = 60;
 pub const MAX_HASH_MB: usize = 1 << 20;
 /// Largest time kept back from every move for pipes and scheduling.
 pub const MAX_MOVE_OVERHEAD: Duration = Duration::from_secs(10);
+/// Most lines an analysis reports by number (`all` reports every move anyway).
+pub const MAX_LINES: u64 = 1000;
+/// Shortest interval between an analysis's reports: a client is never flooded.
+pub const MIN_INTERVAL_MS: u64 = 10;
 
 /// A non-negative decimal integer that fits in u64.
 pub fn number(text: &str) -> Result<u64, String> {
@@ -99,6 +103,19 @@ pub fn moves_to_go(text: &str) -> Result<u32, String> {
 /// The move overhead in milliseconds, at most [`MAX_MOVE_OVERHEAD`].
 pub fn move_overhead(text: &str) -> Result<Duration, String> {
     number_in(text, 0, MAX_MOVE_OVERHEAD.as_millis() as u64, " ms").map(Duration::from_millis)
+}
+
+/// An analysis's line count: 1..=[`MAX_LINES`], or `all` (`None`).
+pub fn lines(text: &str) -> Result<Option<usize>, String> {
+    if text.eq_ignore_ascii_case("all") {
+        return Ok(None);
+    }
+    number_in(text, 1, MAX_LINES, "").map(|lines| Some(lines as usize))
+}
+
+/// Time between an analysis's reports, [`MIN_INTERVAL_MS`]..=[`MAX_MILLIS`] ms.
+pub fn interval(text: &str) -> Result<Duration, String> {
+    number_in(text, MIN_INTERVAL_MS, MAX_MILLIS, " ms").map(Duration::from_millis)
 }
 
 /// A count of one or more (games, rounds, positions).

@@ -392,3 +392,106 @@ fn a_flood_behind_a_job_stops_it_and_everything_is_answered() {
     assert_eq!(replies[0], "? perft stopped before it finished");
     assert!(replies[1..].iter().all(|reply| reply == "= pong"));
 }
+
+/// Every line up to and including the next empty line.
+fn framed(lines: &Receiver<String>) -> Vec<String> {
+    let mut framed = Vec::new();
+    loop {
+        let line = lines
+            .recv_timeout(HANG_GUARD)
+            .unwrap_or_else(|_| panic!("no reply: {framed:?}"));
+        if line.is_empty() {
+            return framed;
+        }
+        framed.push(line);
+    }
+}
+
+#[test]
+fn analyze_ends_on_any_command_and_its_reply_comes_last() {
+    let mut child = spawn(&[]);
+    let lines = reader(&mut child);
+    let mut stdin = child.stdin.take().unwrap();
+    for (interrupt, expected) in [
+        ("status", "= playing black"),
+        ("move d3", "="),
+        ("frobnicate", "? unknown command 'frobnicate' (try help)"),
+        ("stop", "="),
+    ] {
+        send(&mut stdin, "analyze infinite multipv 2 interval 20");
+        // A report arrives, then the interrupting command.
+        let first = lines.recv_timeout(HANG_GUARD).unwrap();
+        assert!(first.starts_with("info analysis depth "), "{first}");
+        std::thread::sleep(Duration::from_millis(150));
+        send(&mut stdin, interrupt);
+        let analysis = framed(&lines);
+        let (reply, reports) = analysis.split_last().unwrap();
+        assert!(reply.starts_with("= "), "{analysis:?}");
+        let best = reply.split(' ').nth(1).unwrap();
+        // The last report is complete (a root line and its two lines), best line first.
+        let tail = &reports[reports.len() - 3..];
+        assert!(tail[0].starts_with("info analysis depth "), "{tail:?}");
+        assert!(tail[0].ends_with(" lines 2"), "{tail:?}");
+        assert!(
+            tail[1].starts_with(&format!("info line 1 move {best} ")),
+            "{tail:?}"
+        );
+        assert!(tail[2].starts_with("info line 2 move "), "{tail:?}");
+        assert!(reports.iter().all(|line| line.starts_with("info ")));
+        assert_eq!(framed(&lines), [expected], "after {interrupt}");
+        if interrupt == "move d3" {
+            send(&mut stdin, "undo");
+            assert_eq!(framed(&lines), ["= d3"]);
+        }
+    }
+    send(&mut stdin, "quit");
+    assert_eq!(framed(&lines), ["="]);
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn analyze_json_lines_fit_the_schema() {
+    let mut child = spawn(&[]);
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"set format json\nanalyze depth 3 multipv all\nhint 2\nanalyze moves z9\nset format text\n")
+        .unwrap();
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let json: Vec<&str> = stdout.lines().filter(|line| !line.is_empty()).collect();
+    let mut analyses = 0;
+    let mut answers = Vec::new();
+    for line in &json[..json.len() - 1] {
+        let message: arbor::protocol::json::Message = serde_json::from_str(line).unwrap();
+        match message {
+            arbor::protocol::json::Message::Analysis(report) => {
+                analyses += 1;
+                assert!(!report.lines.is_empty());
+                for (rank, line) in report.lines.iter().enumerate() {
+                    assert_eq!(line.rank, rank + 1);
+                    assert_eq!(line.pv.first(), Some(&line.r#move));
+                }
+            }
+            arbor::protocol::json::Message::Reply {
+                ok, text, error, ..
+            } => answers.push((ok, text, error)),
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(analyses >= 4, "{json:?}");
+    assert_eq!(answers.len(), 4, "{json:?}");
+    assert!(answers[0].0 && answers[0].1.as_deref() == Some(""));
+    assert!(answers[1].0 && answers[1].1.as_deref().is_some_and(|t| t.len() > 3));
+    assert!(answers[2].0);
+    assert_eq!(
+        answers[3],
+        (
+            false,
+            None,
+            Some("analyze: move 'z9' is off the 8x8 board".to_string())
+        )
+    );
+    assert_eq!(json.last(), Some(&"="));
+}

@@ -8,6 +8,8 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use arbor::protocol::json::Message;
+
 struct Example {
     input: String,
     expected: Vec<String>,
@@ -76,6 +78,16 @@ fn glob(pattern: &str, line: &str) -> bool {
     rest.is_empty()
 }
 
+/// Whether an output line is a JSON reply; every JSON line must fit the schema.
+fn json_reply(line: &str) -> bool {
+    if !line.starts_with('{') {
+        return false;
+    }
+    let message: Message = serde_json::from_str(line)
+        .unwrap_or_else(|e| panic!("{line}: does not fit the JSON schema: {e}"));
+    matches!(message, Message::Reply { .. })
+}
+
 #[test]
 fn protocol_md_examples_match_the_engine() {
     replay("protocol.md", 15);
@@ -127,7 +139,7 @@ fn replay(file: &str, at_least: usize) {
                 .unwrap_or_else(|_| {
                     panic!("no reply to\n{}got\n{}", example.input, actual.join("\n"))
                 });
-            seen += line.is_empty() as usize;
+            seen += (line.is_empty() || json_reply(&line)) as usize;
             actual.push(line);
         }
         let actual: Vec<&str> = actual.iter().map(String::as_str).collect();

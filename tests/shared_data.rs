@@ -11,10 +11,18 @@ use std::process::ExitCode;
 
 use arbor::cli::puzzles::{line_wins, parse_puzzle};
 use arbor::cli::solve::solve_file;
+use arbor::engine::events::Event;
+use arbor::engine::{AnalysisOptions, Engine, Finished, Settings};
 use arbor::game::Game;
+use arbor::game::Side;
 use arbor::game::gomoku::threat::{Kind, ThreatSolver};
+use arbor::game::roles::ScoreValue;
+use arbor::game::variant::Variant;
+use arbor::search::report::Report;
 use arbor::stop::Stop;
 use libtest_mimic::{Arguments, Failed, Trial};
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
 
 fn main() -> ExitCode {
     let args = Arguments::from_args();
@@ -23,6 +31,16 @@ fn main() -> ExitCode {
             "ffo_1_to_19_scores_are_exact",
             "othello/fforum-1-19.obf",
             ffo_1_to_19,
+        ),
+        needs(
+            "ffo_1_to_19_every_move_analysed_exactly",
+            "othello/fforum-1-19.obf",
+            ffo_1_to_19_analysis,
+        ),
+        needs(
+            "gomoku_analysis_reports_short_forced_wins",
+            "gomoku/vcf.txt",
+            gomoku_analysis_wins,
         ),
         needs(
             "ffo_20_to_36_scores_are_exact",
@@ -66,6 +84,108 @@ fn ffo_1_to_19(text: &str) -> Result<(), Failed> {
     let out = String::from_utf8_lossy(&out);
     assert_eq!(report.positions, 19, "{out}");
     assert_eq!(report.mismatches, 0, "{out}");
+    Ok(())
+}
+
+/// An engine core set to `cells`/`side`, analysing with `options` to the end.
+fn analyse(engine: &mut Engine, receiver: &Receiver<Event>, options: &AnalysisOptions) -> Report {
+    engine.analyze(options, Instant::now()).unwrap();
+    match engine.wait(receiver, &mut |_, _| {}) {
+        Some(Finished::Analyzed { report }) => report,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// `analyze multipv all` in solve range: every legal move's score is the published exact
+/// score of that move (the OBF lines list every move with its solved margin).
+fn ffo_1_to_19_analysis(text: &str) -> Result<(), Failed> {
+    let settings = Settings {
+        hash_mb: 64,
+        ..Settings::default()
+    };
+    let (mut engine, receiver) = Engine::new(&settings)?;
+    let mut positions = 0;
+    for line in text.lines().filter(|line| !line.trim().is_empty()) {
+        let mut fields = line.split(';');
+        let board = fields.next().unwrap();
+        let (cells, side) = board.split_once(' ').unwrap();
+        let side = Side::parse(side.trim()).unwrap();
+        let expected: Vec<(String, i32)> = fields
+            .filter_map(|field| {
+                let (mv, score) = field.trim().split_once(':')?;
+                Some((mv.to_ascii_lowercase(), score.parse().ok()?))
+            })
+            .collect();
+        engine.new_game(None)?;
+        engine.set_board(cells, side)?;
+        let options = AnalysisOptions {
+            lines: None,
+            ..AnalysisOptions::default()
+        };
+        let report = analyse(&mut engine, &receiver, &options);
+        assert_eq!(report.lines.len(), engine.legal_moves().len(), "{line}");
+        assert_eq!(report.lines.len(), expected.len(), "{line}");
+        for analysed in &report.lines {
+            let name = engine.move_name(analysed.pv[0]);
+            let score = expected.iter().find(|(mv, _)| *mv == name).map(|(_, s)| *s);
+            assert_eq!(
+                (analysed.score, analysed.exact),
+                (ScoreValue::Margin(score.unwrap_or(i32::MIN)), true),
+                "{name} in {line}"
+            );
+        }
+        positions += 1;
+    }
+    assert_eq!(positions, 19);
+    Ok(())
+}
+
+/// Short VCFs: the analysis names a winning first move with the shortest distance.
+fn gomoku_analysis_wins(text: &str) -> Result<(), Failed> {
+    let settings = Settings {
+        variant: Variant::parse("gomoku", [])?,
+        hash_mb: 16,
+        ..Settings::default()
+    };
+    let (mut engine, receiver) = Engine::new(&settings)?;
+    let mut checked = 0;
+    for line in text
+        .lines()
+        .filter(|line| line.contains(" vcf=2 ") || line.contains(" vcf=3 "))
+        .take(40)
+    {
+        let puzzle = parse_puzzle(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let attacker_moves: u32 = line
+            .split(" vcf=")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        engine.new_game(None)?;
+        engine.set_board(&puzzle.game.cells(), puzzle.game.side_to_move())?;
+        let options = AnalysisOptions {
+            lines: Some(1),
+            time: Some(Duration::from_secs(5)),
+            ..AnalysisOptions::default()
+        };
+        let report = analyse(&mut engine, &receiver, &options);
+        let best = &report.lines[0];
+        assert_eq!(
+            best.score,
+            ScoreValue::Win(2 * attacker_moves - 1),
+            "{line}"
+        );
+        assert!(
+            line_wins(&puzzle.game, &best.pv),
+            "{line}: {:?}",
+            engine.line_names(&best.pv)
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 40);
     Ok(())
 }
 

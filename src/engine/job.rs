@@ -10,6 +10,7 @@ use super::events::Event;
 use crate::game::Move;
 use crate::game::roles::Proof;
 use crate::search::SearchResult;
+use crate::search::report::Report;
 use crate::stop::Stop;
 
 /// What a job was asked to do.
@@ -19,6 +20,8 @@ pub enum JobKind {
     Go,
     /// Choose a move without playing it.
     Hint,
+    /// Score the best root moves, playing nothing.
+    Analyze,
     Solve,
     Perft,
 }
@@ -28,6 +31,7 @@ impl JobKind {
         match self {
             JobKind::Go => "go",
             JobKind::Hint => "hint",
+            JobKind::Analyze => "analyze",
             JobKind::Solve => "solve",
             JobKind::Perft => "perft",
         }
@@ -42,6 +46,8 @@ pub enum Outcome {
         mv: Move,
         result: Option<SearchResult>,
     },
+    /// An analysis's last full report.
+    Analyzed(Report),
     /// `None` when nothing was proven before the stop.
     Solved(Option<Proof>),
     /// `None` when `stop` cut it short.

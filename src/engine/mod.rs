@@ -30,6 +30,7 @@ use crate::limits::Limits;
 use crate::memory;
 use crate::players::PlayerKind;
 use crate::search::SearchResult;
+use crate::search::analysis::AnalysisRequest;
 use crate::search::report::Report;
 use crate::search::time::{DEFAULT_MOVE_OVERHEAD, TimeManager};
 use crate::stop::Stop;
@@ -38,6 +39,25 @@ use crate::stop::Stop;
 pub const DEFAULT_HASH_MB: usize = 128;
 /// How long `solve` looks for a forced win by threats when no limit is given.
 pub const THREAT_SOLVE_DEFAULT: Duration = Duration::from_secs(10);
+/// How long an analysis without a time limit looks for a forced win by threats first.
+pub const ANALYSIS_THREAT_TIME: Duration = Duration::from_secs(2);
+/// The largest Othello position an analysis without a time limit solves exactly.
+pub const ANALYSIS_SOLVE_LIMIT: u32 = 24;
+
+/// What an analysis asks for (`analyze`, `hint K`, the batch engine, reviews).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AnalysisOptions {
+    /// How many of the best moves get exact scores; `None` for every one.
+    pub lines: Option<usize>,
+    /// The moves to analyse (names); empty for every move the search considers.
+    pub moves: Vec<String>,
+    pub time: Option<Duration>,
+    /// A fixed depth: midgame search only, no solver.
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Reports also come this often during an iteration.
+    pub interval: Option<Duration>,
+}
 
 /// How an engine starts (the command line mirrors `set`).
 #[derive(Clone, Debug)]
@@ -79,6 +99,8 @@ pub enum Finished {
         name: String,
         result: Option<SearchResult>,
     },
+    /// An analysis's last full report (best line first).
+    Analyzed { report: Report },
     /// A solve's proof (exact, or a bound when stopped) and its line's names; `threat`
     /// when it came from the threat solver (a forced win) rather than an exact solve.
     Solved {
@@ -318,6 +340,51 @@ impl Engine {
         self.start(kind, task, stop)
     }
 
+    /// Starts an analysis of the position (nothing is played), counting from `started`.
+    pub fn analyze(&mut self, options: &AnalysisOptions, started: Instant) -> Result<(), String> {
+        self.ensure_idle()?;
+        self.check_playable("analyze")?;
+        let mut moves = Vec::new();
+        for text in &options.moves {
+            let mv = self
+                .session
+                .legal_move(text)
+                .map_err(|e| format!("analyze: {e}"))?;
+            if !moves.contains(&mv) {
+                moves.push(mv);
+            }
+        }
+        let (solve_limit, threat_time) = match (options.depth, options.time) {
+            (Some(_), _) => (0, None),
+            (None, Some(time)) => {
+                let limits = Limits {
+                    movetime: Some(time),
+                    ..Limits::default()
+                };
+                let manager = TimeManager::new(&limits, 1, Duration::ZERO, started);
+                (manager.solve_limit(), Some(time / 3))
+            }
+            (None, None) => (ANALYSIS_SOLVE_LIMIT, Some(ANALYSIS_THREAT_TIME)),
+        };
+        let request = AnalysisRequest {
+            lines: options.lines,
+            moves,
+            max_depth: options.depth,
+            solve_limit,
+            threat_time,
+            interval: options.interval,
+        };
+        let stop = Stop::never()
+            .with_deadline(options.time.map(|time| started + time))
+            .with_node_limit(options.nodes.unwrap_or(u64::MAX));
+        self.start(JobKind::Analyze, Task::Analyze(request), stop)
+    }
+
+    /// The kind of job running, if any.
+    pub fn job_kind(&self) -> Option<JobKind> {
+        self.job.as_ref().map(|job| job.kind)
+    }
+
     /// Starts an exact solve (or, where the game has none that fits, a search for a
     /// forced win by threats), within `limit` if given.
     pub fn solve(&mut self, limit: Option<Duration>) -> Result<(), String> {
@@ -371,6 +438,7 @@ impl Engine {
                     }
                 }
             }
+            Outcome::Analyzed(report) => Finished::Analyzed { report },
             Outcome::Solved(Some(proof)) if !proof.pv.is_empty() || proof.is_exact() => {
                 let line = self.session.line_names(&proof.pv);
                 let threat = !self.session.exact_solvable();

@@ -14,6 +14,7 @@ use crate::game::{Move, Side};
 use crate::limits::Limits;
 use crate::players::PlayerKind;
 use crate::search::Searcher;
+use crate::search::analysis::AnalysisRequest;
 use crate::search::time::TimeManager;
 use crate::stop::Stop;
 
@@ -26,6 +27,7 @@ pub(super) enum Task {
         player: PlayerKind,
         seed: u64,
     },
+    Analyze(AnalysisRequest),
     Solve,
     Perft(u32),
 }
@@ -312,6 +314,19 @@ impl<G: SearchGame> Session for GameSession<G> {
                     }
                 }
             },
+            Task::Analyze(request) => {
+                let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
+                let events = events.clone();
+                let report = searcher.analyze(
+                    &game,
+                    &request,
+                    &stop,
+                    Box::new(move |report| {
+                        let _ = events.send(Event::Report(report));
+                    }),
+                );
+                Outcome::Analyzed(report)
+            }
             Task::Solve => {
                 let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
                 let proof = searcher.solve(&game, &stop, &mut |report| {

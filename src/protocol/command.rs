@@ -11,6 +11,7 @@ use nom::sequence::{preceded, separated_pair, terminated};
 use nom::{IResult, Parser};
 
 use crate::bounds;
+use crate::engine::AnalysisOptions;
 use crate::game::Side;
 use crate::limits::Limits;
 use crate::text::quote;
@@ -40,6 +41,12 @@ pub enum Command {
     Show,
     Perft(u32),
     Go(Limits),
+    /// `analyze ...`, and `hint [K]` (an analysis with a default time limit).
+    Analyze {
+        options: AnalysisOptions,
+        /// `format json` on the command: this analysis's output as JSON lines.
+        json: bool,
+    },
     /// An optional time limit (`solve movetime <ms>`).
     Solve(Option<Duration>),
     ClearHash,
@@ -91,6 +98,8 @@ pub fn parse_line(line: &str) -> Result<Option<Request>, ParseError> {
         "show" => no_args(args, "show", Command::Show),
         "perft" => parse_perft(args),
         "go" => parse_go(args).map(Command::Go),
+        "analyze" | "analyse" => parse_analyze(args),
+        "hint" => parse_hint(args),
         "stop" => no_args(args, "stop", Command::Stop),
         "solve" => parse_solve(args),
         "clear" => match args.to_ascii_lowercase().as_str() {
@@ -228,6 +237,85 @@ fn parse_go(args: &str) -> Result<Limits, String> {
         }
     }
     Ok(limits)
+}
+
+/// Time a `hint` thinks.
+pub const HINT_TIME: Duration = Duration::from_secs(1);
+
+fn parse_hint(args: &str) -> Result<Command, String> {
+    let lines = match words(args).as_slice() {
+        [] => Some(1),
+        [count] => bounds::lines(count).map_err(|e| format!("hint: {e}"))?,
+        _ => {
+            return Err(format!(
+                "hint takes one argument (a count or all), got {}",
+                quote(args)
+            ));
+        }
+    };
+    Ok(Command::Analyze {
+        options: AnalysisOptions {
+            lines,
+            time: Some(HINT_TIME),
+            ..AnalysisOptions::default()
+        },
+        json: false,
+    })
+}
+
+fn parse_analyze(args: &str) -> Result<Command, String> {
+    let list = words(args);
+    let mut options = AnalysisOptions {
+        lines: Some(1),
+        ..AnalysisOptions::default()
+    };
+    let mut json = false;
+    let mut index = 0;
+    while index < list.len() {
+        let key = list[index].to_ascii_lowercase();
+        if key == "infinite" {
+            index += 1;
+            continue;
+        }
+        if key == "moves" || key == "searchmoves" {
+            options.moves = list[index + 1..].iter().map(|m| m.to_string()).collect();
+            if options.moves.is_empty() {
+                return Err("analyze moves: needs at least one move".to_string());
+            }
+            break;
+        }
+        let Some(value) = list.get(index + 1) else {
+            return Err(format!("analyze: {} needs a value", quote(list[index])));
+        };
+        let check = |e: String| format!("analyze {key}: {e}");
+        match key.as_str() {
+            "multipv" | "lines" => options.lines = bounds::lines(value).map_err(check)?,
+            "interval" => options.interval = Some(bounds::interval(value).map_err(check)?),
+            "time" | "movetime" => options.time = Some(bounds::millis(value).map_err(check)?),
+            "depth" => options.depth = Some(bounds::depth(value).map_err(check)?.max(1)),
+            "nodes" => options.nodes = Some(bounds::number(value).map_err(check)?),
+            "format" => {
+                json = match value.to_ascii_lowercase().as_str() {
+                    "json" => true,
+                    "text" => false,
+                    _ => {
+                        return Err(format!(
+                            "analyze format: expected json or text, got {}",
+                            quote(value)
+                        ));
+                    }
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "analyze: unknown option {}: expected multipv, interval, time, depth, nodes, infinite, format or moves",
+                    quote(list[index])
+                ));
+            }
+        }
+        index += 2;
+    }
+    Ok(Command::Analyze { options, json })
 }
 
 fn parse_set(args: &str) -> Result<Command, String> {

@@ -893,6 +893,7 @@ mod tests {
                 score: ScoreValue::Win(3),
                 bound: Bound::Exact,
                 pv: vec![Move::new(7 * 15 + 7), Move::new(0)],
+                exact: true,
             }],
         };
         assert_eq!(

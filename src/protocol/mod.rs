@@ -4,6 +4,7 @@
 pub mod command;
 pub mod ggf;
 pub mod gomocup;
+pub mod json;
 pub mod native;
 pub mod nboard;
 

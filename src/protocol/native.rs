@@ -5,12 +5,14 @@ use std::io::{BufRead, Write};
 use std::time::Instant;
 
 use super::command::{Command, ParseError, Request, parse_line};
+use super::json::{Message, ReportJson};
 use crate::bounds;
 use crate::engine::events::{self, Arrival, Flow, Frontend};
 use crate::engine::input::InputLine;
+use crate::engine::job::JobKind;
 use crate::engine::{Engine, Finished, Settings};
 use crate::game::variant::Variant;
-use crate::search::report::{Report, report_fields, score_text};
+use crate::search::report::{Report, analysis_fields, report_fields, score_text};
 use crate::text::quote;
 
 /// Longest accepted input line; longer ones are skipped and answered with `?`.
@@ -26,6 +28,8 @@ pub fn run(
         out: Box::new(output),
         job_id: None,
         quitting: false,
+        json: false,
+        job_json: false,
     };
     match Engine::new(&settings) {
         Ok((mut engine, receiver)) => {
@@ -40,6 +44,10 @@ struct Native {
     /// The id of the command whose job is running.
     job_id: Option<u64>,
     quitting: bool,
+    /// `set format json`: every reply and report is one JSON object per line.
+    json: bool,
+    /// The running job's reports and reply are JSON (`analyze ... format json`).
+    job_json: bool,
 }
 
 impl Native {
@@ -50,6 +58,12 @@ impl Native {
     }
 
     fn reply(&mut self, id: Option<u64>, result: Result<String, String>) {
+        if self.json || self.job_json {
+            self.job_json = false;
+            let line = Message::reply(id, result).to_line();
+            self.write(&format!("{line}\n"));
+            return;
+        }
         let id = id.map(|id| id.to_string()).unwrap_or_default();
         let text = match result {
             Ok(text) if text.is_empty() => format!("={id}\n\n"),
@@ -92,8 +106,20 @@ impl Native {
         engine.new_game(variant).map(|()| String::new())
     }
 
-    fn set(engine: &mut Engine, name: &str, value: &str) -> Result<String, String> {
+    fn set(&mut self, engine: &mut Engine, name: &str, value: &str) -> Result<String, String> {
         match name {
+            "format" => {
+                self.json = match value.to_ascii_lowercase().as_str() {
+                    "json" => true,
+                    "text" => false,
+                    _ => {
+                        return Err(format!(
+                            "set format: expected text or json, got {}",
+                            quote(value)
+                        ));
+                    }
+                }
+            }
             "player" => engine.set_player(value.parse()?),
             "seed" => engine.set_seed(bounds::number(value).map_err(|e| format!("set seed: {e}"))?),
             "hash" => {
@@ -114,7 +140,7 @@ impl Native {
             }
             _ => {
                 return Err(format!(
-                    "unknown option {}: expected player, seed, hash, level or overhead",
+                    "unknown option {}: expected player, seed, hash, level, overhead or format",
                     quote(name)
                 ));
             }
@@ -143,6 +169,10 @@ impl Frontend for Native {
                 message: "line is not valid UTF-8 text".to_string(),
             }),
         };
+        // An analysis runs until the next command, which it then lets through.
+        if engine.job_kind() == Some(JobKind::Analyze) {
+            engine.stop();
+        }
         if let Ok(request) = &pending {
             match request.command {
                 Command::Stop => engine.stop(),
@@ -195,6 +225,12 @@ impl Frontend for Native {
                 self.start(id, started, engine);
                 return Flow::Continue;
             }
+            Command::Analyze { options, json } => {
+                let started = engine.analyze(&options, at);
+                self.job_json = json && started.is_ok();
+                self.start(id, started, engine);
+                return Flow::Continue;
+            }
             Command::Solve(limit) => {
                 let started = engine.solve(limit);
                 self.start(id, started, engine);
@@ -202,7 +238,7 @@ impl Frontend for Native {
             }
             Command::ClearHash => engine.clear_hash().map(|()| String::new()),
             Command::Stop => Ok(String::new()),
-            Command::Set { name, value } => Native::set(engine, &name, &value),
+            Command::Set { name, value } => self.set(engine, &name, &value),
             Command::Ping(text) => {
                 Ok(text.map_or("pong".to_string(), |text| format!("pong {text}")))
             }
@@ -213,15 +249,42 @@ impl Frontend for Native {
     }
 
     fn report(&mut self, engine: &Engine, report: Report) {
-        for fields in report_fields(&report, |line| engine.line_names(line)) {
-            self.write(&format!("info {fields}\n"));
+        let analysis = engine.job_kind() == Some(JobKind::Analyze);
+        let name = |line: &[crate::game::Move]| engine.line_names(line);
+        if self.json || self.job_json {
+            let json = ReportJson::new(&report, name);
+            let message = if analysis {
+                Message::Analysis(json)
+            } else {
+                Message::Info(json)
+            };
+            self.write(&format!("{}\n", message.to_line()));
+            return;
         }
+        let lines = if analysis {
+            analysis_fields(&report, name)
+        } else {
+            report_fields(&report, name)
+        };
+        let text: String = lines
+            .iter()
+            .map(|fields| format!("info {fields}\n"))
+            .collect();
+        self.write(&text);
     }
 
     fn finished(&mut self, engine: &mut Engine, finished: Finished) -> Flow {
         let id = self.job_id.take();
         let reply = match finished {
             Finished::Played { name, .. } | Finished::Hinted { name, .. } => Ok(name),
+            Finished::Analyzed { report } => Ok(match report.lines.first() {
+                Some(line) => {
+                    let best = engine.line_names(&line.pv);
+                    let best = best.first().map_or("pass", String::as_str);
+                    format!("{best} {}", score_text(line.score))
+                }
+                None => String::new(),
+            }),
             Finished::Solved {
                 proof,
                 line,
@@ -276,13 +339,18 @@ commands (see protocol.md):
   show                        board diagram
   perft <depth>               leaf count
   go [time <ms>] [inc <ms>] [movestogo <n>] [movetime <ms>] [depth <n>] [nodes <n>]
-  stop                        end a running go, solve or perft now
+  analyze [multipv <k>|all] [interval <ms>] [time <ms>|depth <n>|nodes <n>|infinite]
+          [format json|text] [moves <m> ...]
+                              score the best k moves (or all) until the limit or the next command
+  hint [<k>|all]              analyze for 1 s
+  stop                        end a running go, analyze, solve or perft now
   solve [movetime <ms>]       exact result and best move, or a forced win by threats
   set player search|random|greedy
   set seed <n>
   set hash <MiB>              memory for all tables (default 128)
   set level <n>               fixed search depth for go, 0 = none
   set overhead <ms>           time kept back per move for pipes (default 20)
+  set format text|json        replies and reports as text or JSON lines
   clear hash
   ping [text]
   help

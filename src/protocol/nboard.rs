@@ -536,6 +536,7 @@ mod tests {
                 score: ScoreValue::Margin(-4),
                 bound: Bound::Exact,
                 pv: vec![f5, engine.parse_move("d6").unwrap()],
+                exact: true,
             }],
         };
         let line = NBoard::search_line(&engine, &report);

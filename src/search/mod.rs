@@ -5,12 +5,14 @@
 //! A [`Searcher`] lives as long as the engine's game: its tables, killers and history
 //! carry over from one move to the next.
 
+pub mod analysis;
 pub mod report;
 pub mod time;
 pub mod tt;
 
 use std::time::Instant;
 
+use self::analysis::Progress;
 use self::report::{Line, Report};
 use self::time::TimeManager;
 use self::tt::{Bound, TranspositionTable, TtEntry};
@@ -74,6 +76,8 @@ pub struct Searcher<G: SearchGame> {
     root_best: Move,
     /// The moves searched at the root.
     root_moves: Vec<Move>,
+    /// An analysis's interval reports.
+    progress: Option<Progress>,
     /// Tests make the search panic at this node.
     #[cfg(test)]
     pub(crate) panic_at_node: u64,
@@ -100,6 +104,7 @@ impl<G: SearchGame> Searcher<G> {
             keys: Vec::new(),
             root_best: Move::PASS,
             root_moves: Vec::new(),
+            progress: None,
             #[cfg(test)]
             panic_at_node: u64::MAX,
         })
@@ -129,14 +134,8 @@ impl<G: SearchGame> Searcher<G> {
         stop: &Stop,
         report: &mut dyn FnMut(Report),
     ) -> SearchResult {
+        self.begin(stop);
         self.start = time.start();
-        self.nodes = 0;
-        self.next_check = 1024;
-        self.stopped = false;
-        self.stop = stop.clone();
-        self.node_limit = stop.node_limit().max(1);
-        self.tt.new_search();
-        self.history.iter_mut().for_each(|h| *h /= 8);
         let max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as u32 - 1)
@@ -209,6 +208,18 @@ impl<G: SearchGame> Searcher<G> {
         }
         result.nodes = self.nodes;
         result
+    }
+
+    /// Resets the counters for a new search under `stop`; the tables age.
+    fn begin(&mut self, stop: &Stop) {
+        self.start = Instant::now();
+        self.nodes = 0;
+        self.next_check = 1024;
+        self.stopped = false;
+        self.stop = stop.clone();
+        self.node_limit = stop.node_limit().max(1);
+        self.tt.new_search();
+        self.history.iter_mut().for_each(|h| *h /= 8);
     }
 
     /// Iterative deepening from the last completed depth while `may_deepen(depth)`
@@ -308,6 +319,7 @@ impl<G: SearchGame> Searcher<G> {
                 score: game.score_value(score, exact),
                 bound,
                 pv,
+                exact,
             }],
         }
     }
@@ -337,6 +349,9 @@ impl<G: SearchGame> Searcher<G> {
     fn check_limits(&mut self) {
         if self.stop.check(self.nodes) {
             self.stopped = true;
+        }
+        if let Some(progress) = &mut self.progress {
+            progress.tick(self.nodes, self.start);
         }
     }
 
@@ -543,7 +558,7 @@ fn proof_bound(proof: &Proof) -> Bound {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::game::Game;
     use crate::game::othello::{Othello, Rule};
@@ -551,7 +566,7 @@ mod tests {
     use std::time::Duration;
 
     /// Plain negamax to a fixed depth with the same leaf scores.
-    fn negamax<G: SearchGame>(game: &mut G, depth: u32) -> Score {
+    pub(crate) fn negamax<G: SearchGame>(game: &mut G, depth: u32) -> Score {
         let mut moves = Vec::new();
         game.generate_moves(&mut moves);
         if moves.is_empty() {

@@ -14,6 +14,8 @@ pub struct Line {
     pub bound: Bound,
     /// From the root position; may be empty when nothing is known beyond the score.
     pub pv: Vec<Move>,
+    /// Whether a solver proved the score (rather than a depth-limited search).
+    pub exact: bool,
 }
 
 /// A finished iteration, a solve's result or a proven bound. `lines` holds the best line
@@ -94,6 +96,42 @@ pub fn report_fields(report: &Report, mut name: impl FnMut(&[Move]) -> Vec<Strin
         .collect()
 }
 
+/// An analysis report in native words: a root line `analysis depth D nodes N nps X
+/// time MS lines K`, then per line `line R move M kind K score S bound B pv m1 m2 ...`
+/// (`kind` eval, margin, win, loss or draw; `score` a number: the evaluation in the
+/// game's unit, the margin, the plies to the win or loss, 0 for a draw).
+pub fn analysis_fields(
+    report: &Report,
+    mut name: impl FnMut(&[Move]) -> Vec<String>,
+) -> Vec<String> {
+    let mut fields = vec![format!(
+        "analysis depth {} nodes {} nps {} time {} lines {}",
+        report.depth,
+        report.nodes,
+        report.nps(),
+        report.elapsed.as_millis(),
+        report.lines.len()
+    )];
+    for (index, line) in report.lines.iter().enumerate() {
+        let pv = name(&line.pv);
+        let (kind, score) = match line.score {
+            ScoreValue::Eval { .. } => ("eval", score_text(line.score)),
+            ScoreValue::Margin(value) => ("margin", format!("{value:+}")),
+            ScoreValue::Win(plies) => ("win", plies.to_string()),
+            ScoreValue::Loss(plies) => ("loss", plies.to_string()),
+            ScoreValue::Draw => ("draw", "0".to_string()),
+        };
+        fields.push(format!(
+            "line {} move {} kind {kind} score {score} bound {} pv {}",
+            index + 1,
+            pv.first().map_or("pass", String::as_str),
+            bound_text(line.bound).unwrap_or("exact"),
+            pv.join(" ")
+        ));
+    }
+    fields
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,6 +163,7 @@ mod tests {
                 score: eval,
                 bound: Bound::Lower,
                 pv: vec![Move::new(1), Move::new(2)],
+                exact: false,
             }],
         };
         let fields = report_fields(&report, |pv| {
