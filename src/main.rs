@@ -133,6 +133,36 @@ enum Commands {
         #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = bounds::hash_mb)]
         hash: usize,
     },
+    /// A batch analysis engine: one JSON query per line on stdin (game, position, moves,
+    /// turns, lines, limits), one JSON answer per analysed turn on stdout (see
+    /// protocol.md).
+    Analysis {
+        /// Memory for all tables, MiB.
+        #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = bounds::hash_mb)]
+        hash: usize,
+    },
+    /// Reviews a game: every move's score against the best move's, the mistakes, and an
+    /// SVG graph of the evaluation (GGF, an `arbor match --records` line, or a move list).
+    Review {
+        /// The game record.
+        file: std::path::PathBuf,
+        /// The game, for text records and move lists (GGF is 8x8 Othello).
+        #[command(flatten)]
+        game: GameArgs,
+        /// Milliseconds per analysis (each position once, twice when another move was
+        /// played).
+        #[arg(long, default_value_t = arbor::cli::review::DEFAULT_TIME.as_millis() as u64, value_parser = bounds::number)]
+        movetime: u64,
+        /// A fixed search depth instead of the time (no exact solves).
+        #[arg(long, value_parser = bounds::depth)]
+        depth: Option<u32>,
+        /// Where the SVG graph goes; default: FILE with the extension .svg.
+        #[arg(long)]
+        svg: Option<std::path::PathBuf>,
+        /// Memory for all tables, MiB.
+        #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = bounds::hash_mb)]
+        hash: usize,
+    },
     /// Solves every position of an OBF file exactly and checks the listed scores; with
     /// --jsonl, solves tasks read from stdin and writes one JSON result per line.
     Solve {
@@ -298,6 +328,22 @@ fn main() -> ExitCode {
             _ => arbor::cli::tasks::run(&mut io::stdin().lock(), &mut io::stdout(), *hash)
                 .map(|_| ()),
         },
+        Some(Commands::Analysis { hash }) => {
+            if io::IsTerminal::is_terminal(&io::stdin()) {
+                eprintln!(
+                    "arbor analysis: reading JSON queries, one per line (see protocol.md): {{\"id\":1,\"moves\":[\"f5\"]}}"
+                );
+            }
+            arbor::cli::analysis::run(&mut io::stdin().lock(), &mut io::stdout(), *hash).map(|_| ())
+        }
+        Some(Commands::Review {
+            file,
+            game,
+            movetime,
+            depth,
+            svg,
+            hash,
+        }) => review(file, game, *movetime, *depth, svg.as_deref(), *hash),
         Some(Commands::Bench) => arbor::cli::bench::run(&mut io::stdout()).map(|_| ()),
         Some(Commands::Gomocup { overhead }) => {
             if io::IsTerminal::is_terminal(&io::stdin()) {
@@ -642,4 +688,47 @@ impl GameVisitor for PerftReport {
             println!("{depth:>5} {leaves:>14} {seconds:>10.3} {rate:>14.0}");
         }
     }
+}
+
+fn review(
+    file: &std::path::Path,
+    game: &GameArgs,
+    movetime: u64,
+    depth: Option<u32>,
+    svg: Option<&std::path::Path>,
+    hash: usize,
+) -> Result<(), String> {
+    use arbor::cli::review;
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let record = review::parse_record(&text, game.variant()?)?;
+    let limits = arbor::engine::AnalysisOptions {
+        time: depth
+            .is_none()
+            .then(|| std::time::Duration::from_millis(movetime.max(1))),
+        depth,
+        ..Default::default()
+    };
+    let started = Instant::now();
+    let total = record.moves.len();
+    let reviews = review::review(&record, &limits, hash, &mut |move_review| {
+        eprint!("\rreviewed {}/{total}", move_review.ply);
+    })?;
+    eprintln!();
+    print!("{}", review::table(&reviews, record.variant));
+    let svg_path = svg.map_or_else(|| file.with_extension("svg"), std::path::Path::to_path_buf);
+    let title = format!(
+        "{} ({}, {} moves)",
+        file.file_name()
+            .map_or("game".into(), |n| n.to_string_lossy()),
+        record.variant,
+        total
+    );
+    std::fs::write(&svg_path, review::svg(&reviews, record.variant, &title))
+        .map_err(|e| format!("{}: {e}", svg_path.display()))?;
+    println!(
+        "graph: {} (reviewed in {:.1} s)",
+        svg_path.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }

@@ -1,9 +1,11 @@
 //! Command-line tools beyond the protocol: solving OBF suites and Gomoku puzzles, tuning,
 //! playing at the terminal.
 
+pub mod analysis;
 pub mod bench;
 pub mod play;
 pub mod puzzles;
+pub mod review;
 pub mod solve;
 pub mod tasks;
 pub mod train;

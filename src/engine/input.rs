@@ -13,7 +13,7 @@ pub enum InputLine {
 /// Reads one line, keeping at most `limit` bytes of it in `buffer`. `Ok(None)` at the
 /// end of input. A last line without a newline still counts.
 pub fn read_line_capped(
-    input: &mut impl BufRead,
+    input: &mut (impl BufRead + ?Sized),
     buffer: &mut Vec<u8>,
     limit: usize,
 ) -> io::Result<Option<InputLine>> {
