@@ -16,7 +16,7 @@ use arbor::engine::{AnalysisOptions, Engine, Finished, Settings};
 use arbor::game::Game;
 use arbor::game::Side;
 use arbor::game::gomoku::threat::{Kind, ThreatSolver};
-use arbor::game::roles::ScoreValue;
+use arbor::game::roles::{ProofKind, ScoreValue};
 use arbor::game::variant::Variant;
 use arbor::search::report::Report;
 use arbor::stop::Stop;
@@ -129,8 +129,11 @@ fn ffo_1_to_19_analysis(text: &str) -> Result<(), Failed> {
             let name = engine.move_name(analysed.pv[0]);
             let score = expected.iter().find(|(mv, _)| *mv == name).map(|(_, s)| *s);
             assert_eq!(
-                (analysed.score, analysed.exact),
-                (ScoreValue::Margin(score.unwrap_or(i32::MIN)), true),
+                (analysed.score, analysed.proof),
+                (
+                    ScoreValue::Margin(score.unwrap_or(i32::MIN)),
+                    Some(ProofKind::Solve)
+                ),
                 "{name} in {line}"
             );
         }
@@ -178,6 +181,7 @@ fn gomoku_analysis_wins(text: &str) -> Result<(), Failed> {
             ScoreValue::Win(2 * attacker_moves - 1),
             "{line}"
         );
+        assert_eq!(best.proof, Some(ProofKind::Vcf), "{line}");
         assert!(
             line_wins(&puzzle.game, &best.pv),
             "{line}: {:?}",

@@ -41,6 +41,27 @@ pub fn win_to_node(score: Score, ply: usize) -> Score {
     }
 }
 
+/// How a score was proven.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProofKind {
+    /// An exact solve of the whole game tree (Othello's endgame, small boards).
+    Solve,
+    /// A victory by continuous fours (five-in-a-row).
+    Vcf,
+    /// A victory by threats: fours and open threes (five-in-a-row).
+    Vct,
+}
+
+impl ProofKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ProofKind::Solve => "solve",
+            ProofKind::Vcf => "vcf",
+            ProofKind::Vct => "vct",
+        }
+    }
+}
+
 /// What a solver proved: `lower <= score <= upper` for the side to move. When `pv` is
 /// not empty its first move reaches at least `lower` and, when the proof is exact, the
 /// whole line is proven best.
@@ -50,6 +71,7 @@ pub struct Proof {
     pub upper: Score,
     pub pv: Vec<Move>,
     pub nodes: u64,
+    pub kind: ProofKind,
 }
 
 impl Proof {
@@ -61,7 +83,13 @@ impl Proof {
             upper: score,
             pv,
             nodes,
+            kind: ProofKind::Solve,
         }
+    }
+
+    /// The same proof, found by `kind`.
+    pub fn by(self, kind: ProofKind) -> Proof {
+        Proof { kind, ..self }
     }
 
     pub fn is_exact(&self) -> bool {

@@ -893,7 +893,7 @@ mod tests {
                 score: ScoreValue::Win(3),
                 bound: Bound::Exact,
                 pv: vec![Move::new(7 * 15 + 7), Move::new(0)],
-                exact: true,
+                proof: Some(crate::game::roles::ProofKind::Vcf),
             }],
         };
         assert_eq!(

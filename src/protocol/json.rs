@@ -87,7 +87,8 @@ impl ReportJson {
                         score: ScoreJson::from(line.score),
                         score_text: score_text(line.score),
                         bound: bound_text(line.bound).unwrap_or("exact").to_string(),
-                        exact: line.exact,
+                        exact: line.proof.is_some(),
+                        proof: line.proof.map(|proof| proof.name().to_string()),
                         pv,
                     }
                 })
@@ -110,6 +111,9 @@ pub struct LineJson {
     pub bound: String,
     /// Whether a solver proved the score.
     pub exact: bool,
+    /// How: `solve` (an exact solve), `vcf` or `vct` (a forced win by threats).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof: Option<String>,
     pub pv: Vec<String>,
 }
 
@@ -147,6 +151,7 @@ pub fn bound_name(bound: Bound) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::roles::ProofKind;
     use crate::search::report::Line;
     use std::time::Duration;
 
@@ -165,13 +170,13 @@ mod tests {
                     },
                     bound: Bound::Exact,
                     pv: vec![Move::new(19), Move::new(18)],
-                    exact: false,
+                    proof: None,
                 },
                 Line {
                     score: ScoreValue::Win(3),
                     bound: Bound::Upper,
                     pv: vec![Move::new(26)],
-                    exact: true,
+                    proof: Some(ProofKind::Vct),
                 },
             ],
         };
@@ -181,7 +186,7 @@ mod tests {
         let line = Message::Analysis(json.clone()).to_line();
         assert_eq!(
             line,
-            r#"{"type":"analysis","depth":4,"exact":false,"nodes":1000,"nps":100000,"time_ms":10,"lines":[{"rank":1,"move":"m19","score":{"kind":"eval","value":0.41},"score_text":"+0.41","bound":"exact","exact":false,"pv":["m19","m18"]},{"rank":2,"move":"m26","score":{"kind":"win","plies":3},"score_text":"win 3","bound":"upper","exact":true,"pv":["m26"]}]}"#
+            r#"{"type":"analysis","depth":4,"exact":false,"nodes":1000,"nps":100000,"time_ms":10,"lines":[{"rank":1,"move":"m19","score":{"kind":"eval","value":0.41},"score_text":"+0.41","bound":"exact","exact":false,"pv":["m19","m18"]},{"rank":2,"move":"m26","score":{"kind":"win","plies":3},"score_text":"win 3","bound":"upper","exact":true,"proof":"vct","pv":["m26"]}]}"#
         );
         assert_eq!(
             serde_json::from_str::<Message>(&line).unwrap(),

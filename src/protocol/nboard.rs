@@ -536,7 +536,7 @@ mod tests {
                 score: ScoreValue::Margin(-4),
                 bound: Bound::Exact,
                 pv: vec![f5, engine.parse_move("d6").unwrap()],
-                exact: true,
+                proof: Some(crate::game::roles::ProofKind::Solve),
             }],
         };
         let line = NBoard::search_line(&engine, &report);

@@ -15,7 +15,7 @@ use super::{MAX_PLY, Searcher};
 use crate::game::Move;
 #[cfg(test)]
 use crate::game::roles::ScoreValue;
-use crate::game::roles::{INFINITY, Score, SearchGame, WIN, WIN_BOUND, win_from_node};
+use crate::game::roles::{INFINITY, ProofKind, Score, SearchGame, WIN, WIN_BOUND, win_from_node};
 use crate::stop::Stop;
 
 /// What to analyse and how far.
@@ -81,8 +81,8 @@ struct Candidate {
     score: Score,
     bound: Bound,
     pv: Vec<Move>,
-    /// Proven by a solver; later iterations leave it alone.
-    solved: bool,
+    /// How a solver proved it; later iterations leave it alone.
+    proof: Option<ProofKind>,
 }
 
 impl<G: SearchGame> Searcher<G> {
@@ -141,7 +141,7 @@ impl<G: SearchGame> Searcher<G> {
                 score: -INFINITY,
                 bound: Bound::Upper,
                 pv: vec![mv],
-                solved: false,
+                proof: None,
             })
             .collect();
         let wanted = request
@@ -158,7 +158,7 @@ impl<G: SearchGame> Searcher<G> {
             candidate.score = proof.lower;
             candidate.bound = Bound::Exact;
             candidate.pv = proof.pv;
-            candidate.solved = true;
+            candidate.proof = Some(proof.kind);
             rank(&mut candidates);
             let report = self.analysis_report(game, 0, &candidates, wanted);
             self.emit(report);
@@ -244,7 +244,7 @@ impl<G: SearchGame> Searcher<G> {
         // The exact scores found so far, best first (at most `wanted`).
         let mut exact: Vec<Score> = Vec::with_capacity(wanted + 1);
         for candidate in candidates {
-            if candidate.solved {
+            if candidate.proof.is_some() {
                 if candidate.bound == Bound::Exact {
                     keep_best(&mut exact, candidate.score, wanted);
                 }
@@ -287,7 +287,7 @@ impl<G: SearchGame> Searcher<G> {
                 score,
                 bound,
                 pv,
-                solved: false,
+                proof: None,
             });
         }
         Some(searched)
@@ -297,7 +297,7 @@ impl<G: SearchGame> Searcher<G> {
     fn solve_candidates(&mut self, game: &G, candidates: &mut [Candidate], wanted: usize) {
         let size = game.exact_size().unwrap_or(0);
         for index in 0..candidates.len() {
-            if candidates[index].solved {
+            if candidates[index].proof.is_some() {
                 continue;
             }
             let mv = candidates[index].mv;
@@ -329,7 +329,7 @@ impl<G: SearchGame> Searcher<G> {
             candidate.score = score;
             candidate.bound = bound;
             candidate.pv = std::iter::once(mv).chain(line).collect();
-            candidate.solved = true;
+            candidate.proof = Some(ProofKind::Solve);
             let mut ranked = candidates.to_vec();
             rank(&mut ranked);
             let report = self.analysis_report(game, size, &ranked, wanted);
@@ -348,7 +348,7 @@ impl<G: SearchGame> Searcher<G> {
         candidates: &[Candidate],
         wanted: usize,
     ) -> Report {
-        let exact = candidates[..wanted].iter().all(|c| c.solved);
+        let exact = candidates[..wanted].iter().all(|c| c.proof.is_some());
         Report {
             depth,
             nodes: self.nodes,
@@ -357,10 +357,10 @@ impl<G: SearchGame> Searcher<G> {
             lines: candidates[..wanted]
                 .iter()
                 .map(|c| Line {
-                    score: game.score_value(c.score, c.solved),
+                    score: game.score_value(c.score, c.proof.is_some()),
                     bound: c.bound,
                     pv: c.pv.clone(),
-                    exact: c.solved,
+                    proof: c.proof,
                 })
                 .collect(),
         }
@@ -507,7 +507,7 @@ mod tests {
                     "{}",
                     game.to_board_string()
                 );
-                assert!(line.exact && line.bound == Bound::Exact);
+                assert!(line.proof == Some(ProofKind::Solve) && line.bound == Bound::Exact);
             }
             checked += 1;
         }

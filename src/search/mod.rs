@@ -18,7 +18,7 @@ use self::time::TimeManager;
 use self::tt::{Bound, TranspositionTable, TtEntry};
 use crate::game::Move;
 use crate::game::roles::{
-    INFINITY, Proof, Score, SearchGame, WIN, WIN_BOUND, win_from_node, win_to_node,
+    INFINITY, Proof, ProofKind, Score, SearchGame, WIN, WIN_BOUND, win_from_node, win_to_node,
 };
 use crate::limits::Limits;
 use crate::stop::Stop;
@@ -250,7 +250,7 @@ impl<G: SearchGame> Searcher<G> {
             result.score = score;
             result.depth = next;
             let pv = self.principal_variation(&it.work, next as usize);
-            report(self.report(game, next, score, Bound::Exact, pv, false));
+            report(self.report(game, next, score, Bound::Exact, pv, None));
             // A win or loss within the depth searched: deeper iterations find the same.
             if self.stopped || (score.abs() >= WIN_BOUND && WIN - score.abs() <= next as Score) {
                 break;
@@ -267,7 +267,14 @@ impl<G: SearchGame> Searcher<G> {
         report: &mut dyn FnMut(Report),
     ) -> SearchResult {
         let bound = proof_bound(proof);
-        report(self.report(game, depth, proof.lower, bound, proof.pv.clone(), true));
+        report(self.report(
+            game,
+            depth,
+            proof.lower,
+            bound,
+            proof.pv.clone(),
+            Some(proof.kind),
+        ));
         SearchResult {
             best: proof.pv[0],
             score: proof.lower,
@@ -296,7 +303,14 @@ impl<G: SearchGame> Searcher<G> {
         if !proof.pv.is_empty() {
             let depth = game.exact_size().unwrap_or(proof.pv.len() as u32);
             let bound = proof_bound(&proof);
-            report(self.report(game, depth, proof.lower, bound, proof.pv.clone(), true));
+            report(self.report(
+                game,
+                depth,
+                proof.lower,
+                bound,
+                proof.pv.clone(),
+                Some(proof.kind),
+            ));
         }
         Some(proof)
     }
@@ -308,18 +322,18 @@ impl<G: SearchGame> Searcher<G> {
         score: Score,
         bound: Bound,
         pv: Vec<Move>,
-        exact: bool,
+        proof: Option<ProofKind>,
     ) -> Report {
         Report {
             depth,
             nodes: self.nodes,
             elapsed: self.start.elapsed(),
-            exact,
+            exact: proof.is_some(),
             lines: vec![Line {
-                score: game.score_value(score, exact),
+                score: game.score_value(score, proof.is_some()),
                 bound,
                 pv,
-                exact,
+                proof,
             }],
         }
     }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::tt::Bound;
 use crate::game::Move;
-use crate::game::roles::ScoreValue;
+use crate::game::roles::{ProofKind, ScoreValue};
 
 /// One analysed line: its score, whether that score is exact or a bound, and the moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -14,8 +14,8 @@ pub struct Line {
     pub bound: Bound,
     /// From the root position; may be empty when nothing is known beyond the score.
     pub pv: Vec<Move>,
-    /// Whether a solver proved the score (rather than a depth-limited search).
-    pub exact: bool,
+    /// How a solver proved the score; `None` for a depth-limited search's.
+    pub proof: Option<ProofKind>,
 }
 
 /// A finished iteration, a solve's result or a proven bound. `lines` holds the best line
@@ -97,9 +97,10 @@ pub fn report_fields(report: &Report, mut name: impl FnMut(&[Move]) -> Vec<Strin
 }
 
 /// An analysis report in native words: a root line `analysis depth D nodes N nps X
-/// time MS lines K`, then per line `line R move M kind K score S bound B pv m1 m2 ...`
-/// (`kind` eval, margin, win, loss or draw; `score` a number: the evaluation in the
-/// game's unit, the margin, the plies to the win or loss, 0 for a draw).
+/// time MS lines K`, then per line `line R move M kind K score S bound B [proof P] pv
+/// m1 m2 ...` (`kind` eval, margin, win, loss or draw; `score` a number: the evaluation
+/// in the game's unit, the margin, the plies to the win or loss, 0 for a draw; `proof`
+/// how a solver proved it: solve, vcf or vct).
 pub fn analysis_fields(
     report: &Report,
     mut name: impl FnMut(&[Move]) -> Vec<String>,
@@ -121,8 +122,11 @@ pub fn analysis_fields(
             ScoreValue::Loss(plies) => ("loss", plies.to_string()),
             ScoreValue::Draw => ("draw", "0".to_string()),
         };
+        let proof = line
+            .proof
+            .map_or(String::new(), |proof| format!(" proof {}", proof.name()));
         fields.push(format!(
-            "line {} move {} kind {kind} score {score} bound {} pv {}",
+            "line {} move {} kind {kind} score {score} bound {}{proof} pv {}",
             index + 1,
             pv.first().map_or("pass", String::as_str),
             bound_text(line.bound).unwrap_or("exact"),
@@ -163,7 +167,7 @@ mod tests {
                 score: eval,
                 bound: Bound::Lower,
                 pv: vec![Move::new(1), Move::new(2)],
-                exact: false,
+                proof: None,
             }],
         };
         let fields = report_fields(&report, |pv| {

@@ -12,7 +12,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use super::pattern::Threat;
 use super::search::add_captures;
 use super::{Family, Gomoku};
-use crate::game::roles::{Proof, WIN};
+use crate::game::roles::{Proof, ProofKind, WIN};
 use crate::game::{Game, Move, Side};
 use crate::stop::Stop;
 
@@ -50,8 +50,12 @@ pub struct ThreatSolver<'a> {
 /// A forced win for the side to move: VCF first, then VCT, until `stop`.
 pub fn find_win(game: &Gomoku, stop: &Stop) -> Option<Proof> {
     let mut solver = ThreatSolver::new(game.side_to_move(), stop);
-    let (line, _) = solver.solve(game)?;
-    Some(Proof::exact(WIN - line.len() as i32, line, solver.nodes))
+    let (line, kind) = solver.solve(game)?;
+    let kind = match kind {
+        Kind::Vcf => ProofKind::Vcf,
+        Kind::Vct => ProofKind::Vct,
+    };
+    Some(Proof::exact(WIN - line.len() as i32, line, solver.nodes).by(kind))
 }
 
 /// Zobrist keys are already uniform: the map uses them as they are.

@@ -4,7 +4,7 @@
 use super::bitboard::{flips, legal_moves, square_bit};
 use super::endgame::{Solver, final_margin};
 use super::{Othello, Rule, eval};
-use crate::game::roles::{Evaluate, Proof, Score, ScoreValue, Scoring, Solve};
+use crate::game::roles::{Evaluate, Proof, ProofKind, Score, ScoreValue, Scoring, Solve};
 use crate::game::{Game, Move};
 use crate::stop::Stop;
 
@@ -101,6 +101,7 @@ impl Solve for Othello {
                     upper: DISC * progress.upper,
                     pv,
                     nodes: solver.nodes,
+                    kind: ProofKind::Solve,
                 })
             }
         }
