@@ -370,3 +370,52 @@ fn an_analysis_stopped_half_way_puts_the_game_back() {
     assert_eq!(engine.analyze(49)[0].0, 48);
     engine.finish();
 }
+
+#[test]
+fn hint_n_gives_n_moves_each_with_its_own_score() {
+    let mut engine = Engine::spawn();
+    engine.send("set depth 3");
+    engine.send(&format!(
+        "set game {}",
+        ggf(&format!("{START} *"), "B[F5]W[F6]")
+    ));
+    engine.send("hint 3");
+    let lines = engine.until(|line| line == "status");
+    let hints: Vec<&String> = lines.iter().filter(|l| l.starts_with("search ")).collect();
+    // Three lines per depth, three different moves each time.
+    assert_eq!(hints.len(), 9, "{lines:?}");
+    for (depth, group) in hints.chunks(3).enumerate() {
+        let mut moves: Vec<String> = group.iter().map(|line| check_search_line(line)).collect();
+        assert!(
+            group
+                .iter()
+                .all(|line| line.ends_with(&format!(" {}", depth + 1)))
+        );
+        moves.sort();
+        moves.dedup();
+        assert_eq!(moves.len(), 3, "{group:?}");
+    }
+    // FFO #1 in solve range: every hint is an exact margin, as published.
+    engine.send("set depth 0");
+    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--".replace('X', "*");
+    engine.send(&format!("set game {}", ggf(&format!("{ffo1} *"), "")));
+    engine.send("hint 2");
+    let lines = engine.until(|line| line == "status");
+    let exact: Vec<&String> = lines.iter().filter(|l| l.ends_with(" 100%")).collect();
+    let last: Vec<(String, String)> = exact[exact.len() - 2..]
+        .iter()
+        .map(|line| {
+            let words: Vec<&str> = line.split(' ').collect();
+            (words[1][..2].to_string(), words[2].to_string())
+        })
+        .collect();
+    assert_eq!(
+        last,
+        [
+            ("G8".to_string(), "18.00".to_string()),
+            ("H1".to_string(), "12.00".to_string())
+        ],
+        "{lines:?}"
+    );
+    engine.finish();
+}

@@ -14,13 +14,13 @@ use super::ggf;
 use crate::bounds;
 use crate::engine::events::{self, Arrival, Flow, Frontend};
 use crate::engine::input::InputLine;
-use crate::engine::{Engine, Finished, Settings};
+use crate::engine::{AnalysisOptions, Engine, Finished, Settings};
 use crate::game::othello::Othello;
 use crate::game::roles::ScoreValue;
 use crate::game::variant::Variant;
 use crate::game::{Game, Move, Side};
 use crate::limits::Limits;
-use crate::search::report::Report;
+use crate::search::report::{Line, Report};
 use crate::text::quote;
 
 /// Longest accepted input line: a GGF game of 60 moves with evals and times fits many
@@ -169,9 +169,9 @@ impl NBoard {
                 if count == 0 {
                     return Err("hint: at least one move".to_string());
                 }
-                self.start(engine, Job::Hint, at);
+                self.hint(engine, count, at);
             }
-            "go" => self.start(engine, Job::Go { started: at }, at),
+            "go" => self.go(engine, at),
             "analyze" => {
                 let moves = engine.history();
                 let at_end = moves.len();
@@ -231,20 +231,35 @@ impl NBoard {
         })
     }
 
-    /// Starts `go` or `hint`; a game without a move to search gets its answer at once.
-    fn start(&mut self, engine: &mut Engine, job: Job, at: Instant) {
-        let play = matches!(job, Job::Go { .. });
-        match engine.go(self.limits(DEFAULT_MOVE_TIME), at, play) {
+    /// Starts `go`; a game without a move to search gets no answer (the GUI knows).
+    fn go(&mut self, engine: &mut Engine, at: Instant) {
+        match engine.go(self.limits(DEFAULT_MOVE_TIME), at, true) {
             Ok(()) => {
                 self.line("status thinking");
-                self.begin(job);
+                self.begin(Job::Go { started: at });
+            }
+            Err(error) => log::warn!("nboard: {error}"),
+        }
+    }
+
+    /// Starts `hint N`: an analysis of the best N moves, each reported with its score.
+    fn hint(&mut self, engine: &mut Engine, count: u64, at: Instant) {
+        let limits = self.limits(DEFAULT_MOVE_TIME);
+        let options = AnalysisOptions {
+            lines: Some(count.min(bounds::MAX_LINES) as usize),
+            time: limits.movetime,
+            depth: limits.depth,
+            ..AnalysisOptions::default()
+        };
+        match engine.analyze(&options, at) {
+            Ok(()) => {
+                self.line("status thinking");
+                self.begin(Job::Hint);
             }
             Err(error) => {
                 log::warn!("nboard: {error}");
                 // Nothing to hint: the GUI still gets its end of hints.
-                if !play {
-                    self.line("status");
-                }
+                self.line("status");
             }
         }
     }
@@ -292,9 +307,17 @@ impl NBoard {
         }
     }
 
-    /// A search line for the GUI: `search <pv> <eval> 0 <depth>`, the pv without spaces.
-    fn search_line(engine: &Engine, report: &Report) -> Option<String> {
-        let line = report.lines.first()?;
+    /// A search line for the GUI: `search <pv> <eval> 0 <depth>`, the pv without spaces,
+    /// for each line of the report (the best first).
+    fn search_lines(engine: &Engine, report: &Report) -> Vec<String> {
+        report
+            .lines
+            .iter()
+            .filter_map(|line| NBoard::search_line(engine, report, line))
+            .collect()
+    }
+
+    fn search_line(engine: &Engine, report: &Report, line: &Line) -> Option<String> {
         let pv: String = engine
             .line_names(&line.pv)
             .iter()
@@ -303,7 +326,7 @@ impl NBoard {
         if pv.is_empty() {
             return None;
         }
-        let depth = if report.exact {
+        let depth = if line.proof.is_some() {
             "100%".to_string()
         } else {
             report.depth.to_string()
@@ -385,12 +408,12 @@ impl Frontend for NBoard {
         }
         match self.job {
             Some(Job::Hint) => {
-                if let Some(line) = NBoard::search_line(engine, &report) {
+                for line in NBoard::search_lines(engine, &report) {
                     self.line(&line);
                 }
             }
             Some(Job::Go { .. }) => {
-                if let Some(line) = NBoard::search_line(engine, &report) {
+                if let Some(line) = NBoard::search_lines(engine, &report).first() {
                     // `search <pv> <eval> 0 <depth>` read as `depth <depth>: <eval> <pv>`.
                     let words: Vec<&str> = line.split(' ').collect();
                     self.line(&format!(
@@ -406,6 +429,19 @@ impl Frontend for NBoard {
     fn finished(&mut self, engine: &mut Engine, finished: Finished) -> Flow {
         let job = self.job.take();
         let cancelled = std::mem::take(&mut self.cancelled);
+        if let Finished::Analyzed { report } = &finished {
+            if !cancelled {
+                // An analysis stopped before its first report still names its lines.
+                if self.nodes.is_none() {
+                    for line in NBoard::search_lines(engine, report) {
+                        self.line(&line);
+                    }
+                }
+                self.nodestats(report.nodes, report.elapsed);
+            }
+            self.line("status");
+            return Flow::Continue;
+        }
         let (result, name) = match &finished {
             Finished::Played { result, name, .. } | Finished::Hinted { result, name, .. } => {
                 (result.clone(), Some(name.clone()))
@@ -458,24 +494,8 @@ impl Frontend for NBoard {
                     elapsed.as_secs_f64()
                 ));
             }
-            Some(Job::Hint) => {
-                if !cancelled {
-                    // The search may end without a report (a pass, a stop before depth 1).
-                    if self.nodes.is_none()
-                        && let Some(name) = name
-                    {
-                        let depth = result.as_ref().map_or(0, |r| r.depth);
-                        self.line(&format!(
-                            "search {} {} 0 {depth}",
-                            nboard_move(&name),
-                            eval(engine)
-                        ));
-                    }
-                    let elapsed = self.nodes.map_or(Duration::ZERO, |(_, time)| time);
-                    self.nodestats(nodes, elapsed);
-                }
-                self.line("status");
-            }
+            // A hint that failed: the GUI still gets its end of hints.
+            Some(Job::Hint) => self.line("status"),
             Some(Job::Analyze { moves, at }) => {
                 if cancelled {
                     self.restore(engine, &moves);
@@ -539,13 +559,24 @@ mod tests {
                 proof: Some(crate::game::roles::ProofKind::Solve),
             }],
         };
-        let line = NBoard::search_line(&engine, &report);
-        assert_eq!(line.as_deref(), Some("search F5D6 -4.00 0 7"));
-        report.exact = true;
-        let line = NBoard::search_line(&engine, &report);
-        assert_eq!(line.as_deref(), Some("search F5D6 -4.00 0 100%"));
+        report.lines.push(Line {
+            score: ScoreValue::Eval {
+                value: -650,
+                per_unit: 100,
+            },
+            bound: Bound::Upper,
+            pv: vec![engine.parse_move("e6").unwrap()],
+            proof: None,
+        });
+        assert_eq!(
+            NBoard::search_lines(&engine, &report),
+            ["search F5D6 -4.00 0 100%", "search E6 -6.50 0 7"]
+        );
         report.lines[0].pv.clear();
-        assert_eq!(NBoard::search_line(&engine, &report), None);
+        assert_eq!(
+            NBoard::search_lines(&engine, &report),
+            ["search E6 -6.50 0 7"]
+        );
     }
 
     #[test]
