@@ -266,15 +266,7 @@ impl<G: SearchGame> Searcher<G> {
         depth: u32,
         report: &mut dyn FnMut(Report),
     ) -> SearchResult {
-        let bound = proof_bound(proof);
-        report(self.report(
-            game,
-            depth,
-            proof.lower,
-            bound,
-            proof.pv.clone(),
-            Some(proof.kind),
-        ));
+        report(self.proof_report(game, depth, proof));
         SearchResult {
             best: proof.pv[0],
             score: proof.lower,
@@ -302,17 +294,22 @@ impl<G: SearchGame> Searcher<G> {
         self.nodes = proof.nodes;
         if !proof.pv.is_empty() {
             let depth = game.exact_size().unwrap_or(proof.pv.len() as u32);
-            let bound = proof_bound(&proof);
-            report(self.report(
-                game,
-                depth,
-                proof.lower,
-                bound,
-                proof.pv.clone(),
-                Some(proof.kind),
-            ));
+            report(self.proof_report(game, depth, &proof));
         }
         Some(proof)
+    }
+
+    /// The report of a solver's proof: its bound, its line and how it was found.
+    fn proof_report(&self, game: &G, depth: u32, proof: &Proof) -> Report {
+        let bound = proof_bound(proof);
+        self.report(
+            game,
+            depth,
+            proof.lower,
+            bound,
+            proof.pv.clone(),
+            Some(proof.kind),
+        )
     }
 
     fn report(
