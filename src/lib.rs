@@ -12,3 +12,4 @@ pub mod protocol;
 pub mod search;
 pub mod stop;
 pub mod text;
+pub mod web;

@@ -163,6 +163,25 @@ enum Commands {
         #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = bounds::hash_mb)]
         hash: usize,
     },
+    /// Serves a board in the browser (play and analyse any game) and its JSON API (see
+    /// protocol.md).
+    Serve {
+        /// Address to listen on (127.0.0.1: this machine only).
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: String,
+        /// Port to listen on (0: any free port; the address is printed).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Boards open at once, at most.
+        #[arg(long, default_value_t = 16, value_parser = bounds::positive)]
+        max_sessions: usize,
+        /// Memory for each board's engine tables, MiB.
+        #[arg(long, default_value_t = arbor::web::server::SESSION_HASH_MB, value_parser = bounds::hash_mb)]
+        hash: usize,
+        /// Seconds a board may go unused (and unwatched) before it is closed.
+        #[arg(long, default_value_t = 600, value_parser = bounds::number)]
+        idle: u64,
+    },
     /// Solves every position of an OBF file exactly and checks the listed scores; with
     /// --jsonl, solves tasks read from stdin and writes one JSON result per line.
     Solve {
@@ -369,6 +388,26 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Commands::Match(args)) => run_match(args),
+        Some(Commands::Serve {
+            bind,
+            port,
+            max_sessions,
+            hash,
+            idle,
+        }) => {
+            let config = arbor::web::Config {
+                bind: bind.clone(),
+                port: *port,
+                max_sessions: *max_sessions,
+                hash_mb: *hash,
+                idle: std::time::Duration::from_secs((*idle).max(1)),
+            };
+            arbor::web::serve(config, |address| {
+                // Tests and scripts read the address (port 0 picks one) from this line.
+                println!("arbor serve: listening on http://{address}/");
+                let _ = io::Write::flush(&mut io::stdout());
+            })
+        }
         Some(Commands::Puzzles {
             file,
             movetime,

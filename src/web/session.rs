@@ -1,0 +1,459 @@
+//! One board in the browser: an engine core, its event pump, the latest analysis and the
+//! page's event streams. Everything here calls the core; nothing searches or rules.
+
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::engine::events::Event;
+use crate::engine::job::JobKind;
+use crate::engine::{AnalysisOptions, Engine, Finished, Settings};
+use crate::game::Side;
+use crate::game::variant::Variant;
+use crate::limits::Limits;
+use crate::protocol::json::ReportJson;
+
+/// How long a live analysis looks at one position before it rests (one core per session
+/// at most, never for ever).
+pub const ANALYSIS_TIME: Duration = Duration::from_secs(30);
+/// How often a live analysis reports.
+const ANALYSIS_INTERVAL: Duration = Duration::from_millis(400);
+/// How long a request waits for a stopped analysis to end.
+const STOP_WAIT: Duration = Duration::from_secs(5);
+/// Events a slow page may leave unread before its stream is closed.
+pub const STREAM_BACKLOG: usize = 256;
+
+/// A session shared by the request threads and its pump.
+pub struct Shared {
+    board: Mutex<Board>,
+    /// Signalled whenever a job ends.
+    idle: Condvar,
+}
+
+pub struct Board {
+    pub engine: Engine,
+    /// The position the game started from (cells, side): GGF and text records need it.
+    start: (String, Side),
+    /// The variant's own start: a game from there is saved as `setup start`.
+    initial: (String, Side),
+    /// Whether the page wants a live analysis of every position.
+    analyzing: bool,
+    multipv: usize,
+    analysis: Option<ReportJson>,
+    /// A job's failure, shown once.
+    error: Option<String>,
+    pub last_used: Instant,
+    streams: Vec<SyncSender<String>>,
+}
+
+/// A move on the board: its name and its field (`None` for a pass).
+#[derive(Serialize)]
+pub struct MoveJson {
+    pub name: String,
+    pub index: Option<usize>,
+}
+
+/// What `GET /api/sessions/{id}` answers and every `state` event carries.
+#[derive(Serialize)]
+pub struct StateJson {
+    pub game: String,
+    /// `othello` or `kinrow`: discs on squares or stones on intersections.
+    pub board: &'static str,
+    pub size: usize,
+    pub cells: Vec<String>,
+    pub side: &'static str,
+    pub legal: Vec<MoveJson>,
+    pub history: Vec<MoveJson>,
+    pub status: String,
+    /// `black`, `white` or `draw` once the game is over.
+    pub result: Option<&'static str>,
+    pub last: Option<MoveJson>,
+    /// The running job: `go` or `analyze`.
+    pub busy: Option<&'static str>,
+    pub analyzing: bool,
+    pub multipv: usize,
+    pub analysis: Option<ReportJson>,
+    pub error: Option<String>,
+}
+
+impl Shared {
+    /// A new session over its own engine; the pump thread lives as long as the engine.
+    pub fn new(variant: Variant, hash_mb: usize) -> Result<Arc<Shared>, String> {
+        let settings = Settings {
+            variant,
+            hash_mb,
+            ..Settings::default()
+        };
+        let (engine, receiver) = Engine::new(&settings)?;
+        let start = (engine.cells(), engine.side_to_move());
+        let shared = Arc::new(Shared {
+            board: Mutex::new(Board {
+                engine,
+                initial: start.clone(),
+                start,
+                analyzing: false,
+                multipv: 3,
+                analysis: None,
+                error: None,
+                last_used: Instant::now(),
+                streams: Vec::new(),
+            }),
+            idle: Condvar::new(),
+        });
+        let weak = Arc::downgrade(&shared);
+        thread::Builder::new()
+            .name("web-pump".to_string())
+            .spawn(move || pump(weak, receiver))
+            .map_err(|e| format!("cannot start the session's thread: {e}"))?;
+        Ok(shared)
+    }
+
+    pub fn lock(&self) -> MutexGuard<'_, Board> {
+        // A panic elsewhere must not take the whole board down with it.
+        self.board
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The board with no job running: a live analysis is stopped (and restarted by
+    /// `changed`); an engine move in progress is refused.
+    pub fn idle(&self) -> Result<MutexGuard<'_, Board>, String> {
+        let mut board = self.lock();
+        board.last_used = Instant::now();
+        match board.engine.job_kind() {
+            None => return Ok(board),
+            Some(JobKind::Analyze) => board.engine.stop(),
+            Some(kind) => return Err(format!("busy: {} is running", kind.name())),
+        }
+        let deadline = Instant::now() + STOP_WAIT;
+        while board.engine.is_busy() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err("busy: the analysis did not stop in time".to_string());
+            }
+            board = self
+                .idle
+                .wait_timeout(board, left)
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .0;
+        }
+        Ok(board)
+    }
+
+    /// Stops whatever runs (the session is closing).
+    pub fn close(&self) {
+        let mut board = self.lock();
+        board.engine.stop();
+        board.streams.clear();
+    }
+}
+
+impl Board {
+    pub fn state(&self) -> StateJson {
+        let engine = &self.engine;
+        let size = engine.size();
+        let cells = engine.cells();
+        let named = |mv| MoveJson {
+            name: engine.move_name(mv),
+            index: engine.field_index(mv),
+        };
+        let history: Vec<MoveJson> = engine.history().into_iter().map(named).collect();
+        let outcome = engine.outcome();
+        StateJson {
+            game: engine.variant().to_string(),
+            board: match engine.variant() {
+                Variant::Othello { .. } => "othello",
+                Variant::KInRow(_) => "kinrow",
+            },
+            size,
+            cells: cells
+                .as_bytes()
+                .chunks(size.max(1))
+                .map(|row| String::from_utf8_lossy(row).into_owned())
+                .collect(),
+            side: engine.side_to_move().name(),
+            legal: if outcome.is_some() {
+                Vec::new()
+            } else {
+                engine.legal_moves().into_iter().map(named).collect()
+            },
+            last: engine.history().last().map(|&mv| named(mv)),
+            history,
+            status: engine.status(),
+            result: outcome.map(|outcome| outcome.winner.map_or("draw", Side::name)),
+            busy: engine.job_kind().map(JobKind::name),
+            analyzing: self.analyzing,
+            multipv: self.multipv,
+            analysis: self.analysis.clone(),
+            error: self.error.clone(),
+        }
+    }
+
+    /// After the position changed: the old analysis is dropped, a live one restarts,
+    /// and the pages hear of it.
+    pub fn changed(&mut self) {
+        self.analysis = None;
+        self.restart_analysis();
+        self.broadcast_state();
+    }
+
+    fn restart_analysis(&mut self) {
+        if !self.analyzing || self.engine.is_busy() || self.engine.outcome().is_some() {
+            return;
+        }
+        let options = AnalysisOptions {
+            lines: Some(self.multipv),
+            time: Some(ANALYSIS_TIME),
+            interval: Some(ANALYSIS_INTERVAL),
+            ..AnalysisOptions::default()
+        };
+        // A position without a legal move (an Othello pass) has nothing to analyse.
+        if let Err(error) = self.engine.analyze(&options, Instant::now()) {
+            log::debug!("no analysis: {error}");
+        }
+    }
+
+    pub fn play(&mut self, text: &str) -> Result<String, String> {
+        self.error = None;
+        let name = self.engine.play(text)?;
+        self.changed();
+        Ok(name)
+    }
+
+    pub fn undo(&mut self) -> Result<String, String> {
+        self.error = None;
+        let name = self.engine.undo()?;
+        self.changed();
+        Ok(name)
+    }
+
+    pub fn go(&mut self, time: Duration) -> Result<(), String> {
+        self.error = None;
+        let limits = Limits {
+            movetime: Some(time),
+            ..Limits::default()
+        };
+        self.engine.go(limits, Instant::now(), true)?;
+        self.broadcast_state();
+        Ok(())
+    }
+
+    pub fn set_analysis(&mut self, on: bool, multipv: usize) {
+        self.analyzing = on;
+        self.multipv = multipv;
+        if !on {
+            self.analysis = None;
+        }
+        self.restart_analysis();
+        self.broadcast_state();
+    }
+
+    /// Replaces the game by a record's: the variant, its start (`None`: the game's
+    /// own) and moves. A record that does not play out leaves the old game as it was.
+    pub fn load(
+        &mut self,
+        variant: Variant,
+        setup: Option<(String, Side)>,
+        moves: &[String],
+    ) -> Result<(), String> {
+        let old = (
+            self.engine.variant(),
+            self.start.clone(),
+            self.initial.clone(),
+            self.engine.history(),
+        );
+        let result = self.replay(variant, setup, moves);
+        if result.is_err() {
+            let (variant, (cells, side), initial, history) = old;
+            let restored = self
+                .engine
+                .new_game(Some(variant))
+                .and_then(|()| self.engine.set_board(&cells, side))
+                .and_then(|()| {
+                    history
+                        .into_iter()
+                        .try_for_each(|mv| self.engine.play_move(mv).map(|_| ()))
+                });
+            if let Err(error) = restored {
+                log::error!("cannot restore the game after a bad record: {error}");
+            }
+            self.start = (cells, side);
+            self.initial = initial;
+        }
+        self.changed();
+        result
+    }
+
+    fn replay(
+        &mut self,
+        variant: Variant,
+        setup: Option<(String, Side)>,
+        moves: &[String],
+    ) -> Result<(), String> {
+        self.engine.new_game(Some(variant))?;
+        self.initial = (self.engine.cells(), self.engine.side_to_move());
+        if let Some((cells, side)) = &setup {
+            self.engine.set_board(cells, *side)?;
+        }
+        self.start = (self.engine.cells(), self.engine.side_to_move());
+        for (number, text) in moves.iter().enumerate() {
+            self.engine
+                .play(text)
+                .map_err(|e| format!("move {}: {e}", number + 1))?;
+        }
+        Ok(())
+    }
+
+    pub fn new_game(&mut self, variant: Variant) -> Result<(), String> {
+        self.load(variant, None, &[])
+    }
+
+    /// arbor's text record (`arbor review` and `load` read it back).
+    pub fn text_record(&self) -> String {
+        let (cells, side) = &self.start;
+        let fresh = self.history_names();
+        let setup = if self.started_fresh() {
+            "start".to_string()
+        } else {
+            format!("{cells}:{}", side_char(*side))
+        };
+        format!(
+            "game 1 variant \"{}\" result {} setup {setup} moves {}\n",
+            self.engine.variant(),
+            self.result_text(),
+            fresh.join(" ")
+        )
+    }
+
+    /// A GGF record (Othello only).
+    pub fn ggf(&self) -> Result<String, String> {
+        let Variant::Othello { size, rule } = self.engine.variant() else {
+            return Err("GGF records are for Othello; save as text".to_string());
+        };
+        let (cells, side) = &self.start;
+        let board: String = cells
+            .chars()
+            .map(|c| if c == 'X' { '*' } else { c })
+            .collect();
+        let mut moves = String::new();
+        let mut colour = *side;
+        for name in self.history_names() {
+            let item = if name == "pass" {
+                "PA".to_string()
+            } else {
+                name.to_ascii_uppercase()
+            };
+            let tag = if colour == Side::Black { "B" } else { "W" };
+            moves.push_str(&format!("{tag}[{item}]"));
+            colour = colour.opponent();
+        }
+        let anti = if rule.name() == "misere" { "a" } else { "" };
+        let side = if *side == Side::Black { '*' } else { 'O' };
+        Ok(format!(
+            "(;GM[Othello]PC[arbor serve]PB[black]PW[white]RE[{}]TY[{size}{anti}]BO[{size} {board} {side}]{moves};)\n",
+            self.result_text()
+        ))
+    }
+
+    fn history_names(&self) -> Vec<String> {
+        let engine = &self.engine;
+        engine
+            .history()
+            .into_iter()
+            .map(|mv| engine.move_name(mv))
+            .collect()
+    }
+
+    fn started_fresh(&self) -> bool {
+        // The game's own start is what a new game of the variant shows.
+        let (cells, side) = &self.start;
+        self.initial == (cells.clone(), *side)
+    }
+
+    fn result_text(&self) -> &'static str {
+        match self.engine.outcome() {
+            None => "*",
+            Some(outcome) => match outcome.winner {
+                Some(Side::Black) => "1-0",
+                Some(Side::White) => "0-1",
+                None => "1/2-1/2",
+            },
+        }
+    }
+
+    pub fn subscribe(&mut self, stream: SyncSender<String>) {
+        let state = self.state();
+        let _ = stream.try_send(event("state", &state));
+        self.streams.push(stream);
+    }
+
+    pub fn has_streams(&self) -> bool {
+        !self.streams.is_empty()
+    }
+
+    fn broadcast_state(&mut self) {
+        let text = event("state", &self.state());
+        self.broadcast(text);
+    }
+
+    fn broadcast(&mut self, text: String) {
+        // A page that stopped reading (or left) loses its stream, never the session.
+        self.streams
+            .retain(|stream| match stream.try_send(text.clone()) {
+                Ok(()) => true,
+                Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => false,
+            });
+    }
+}
+
+fn side_char(side: Side) -> char {
+    if side == Side::Black { 'X' } else { 'O' }
+}
+
+/// One server-sent event.
+fn event(name: &str, data: &impl Serialize) -> String {
+    let json = serde_json::to_string(data).expect("states always serialize");
+    format!("event: {name}\ndata: {json}\n\n")
+}
+
+/// Reads the engine's events until the engine is gone: reports become the latest
+/// analysis, a job's end is finished on the core (an engine move gets played).
+fn pump(shared: Weak<Shared>, receiver: Receiver<Event>) {
+    for event_in in receiver {
+        let Some(shared) = shared.upgrade() else {
+            // The session was closed; the job's last events go nowhere.
+            continue;
+        };
+        let mut board = shared.lock();
+        match event_in {
+            Event::Report(report) if board.engine.job_kind() == Some(JobKind::Analyze) => {
+                let json = ReportJson::new(&report, |line| board.engine.line_names(line));
+                board.broadcast(event("analysis", &json));
+                board.analysis = Some(json);
+            }
+            Event::Done(outcome) => {
+                match board.engine.finish(outcome) {
+                    Finished::Analyzed { report } => {
+                        let json = ReportJson::new(&report, |line| board.engine.line_names(line));
+                        if !json.lines.is_empty() {
+                            board.broadcast(event("analysis", &json));
+                            board.analysis = Some(json);
+                        }
+                        board.broadcast_state();
+                    }
+                    Finished::Played { .. } => board.changed(),
+                    Finished::Failed { message, .. } => {
+                        board.error = Some(message);
+                        board.broadcast_state();
+                    }
+                    _ => board.broadcast_state(),
+                }
+                shared.idle.notify_all();
+            }
+            _ => {}
+        }
+    }
+}
