@@ -46,6 +46,8 @@ pub struct Board {
     /// A job's failure, shown once.
     error: Option<String>,
     pub last_used: Instant,
+    /// Counts the changes: a page keeps the newest state whichever way it came.
+    version: u64,
     streams: Vec<SyncSender<String>>,
 }
 
@@ -59,6 +61,8 @@ pub struct MoveJson {
 /// What `GET /api/sessions/{id}` answers and every `state` event carries.
 #[derive(Serialize)]
 pub struct StateJson {
+    /// Grows with every change (replies and events may arrive out of order).
+    pub version: u64,
     pub game: String,
     /// `othello` or `kinrow`: discs on squares or stones on intersections.
     pub board: &'static str,
@@ -99,6 +103,7 @@ impl Shared {
                 analysis: None,
                 error: None,
                 last_used: Instant::now(),
+                version: 0,
                 streams: Vec::new(),
             }),
             idle: Condvar::new(),
@@ -163,6 +168,7 @@ impl Board {
         let history: Vec<MoveJson> = engine.history().into_iter().map(named).collect();
         let outcome = engine.outcome();
         StateJson {
+            version: self.version,
             game: engine.variant().to_string(),
             board: match engine.variant() {
                 Variant::Othello { .. } => "othello",
@@ -395,6 +401,7 @@ impl Board {
     }
 
     fn broadcast_state(&mut self) {
+        self.version += 1;
         let text = event("state", &self.state());
         self.broadcast(text);
     }
