@@ -494,3 +494,52 @@ fn sessions_are_bounded_closed_and_deleted() {
         404
     );
 }
+
+#[test]
+fn event_streams_are_bounded() {
+    let server = Server::start(&[]);
+    let id = server.create("othello", json!({}));
+    let open = || {
+        let mut stream = TcpStream::connect(&server.address).unwrap();
+        write!(
+            stream,
+            "GET /api/sessions/{id}/events HTTP/1.1\r\nHost: t\r\n\r\n"
+        )
+        .unwrap();
+        let mut reader = BufReader::new(stream);
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+        reader
+    };
+    let streams: Vec<_> = (0..4).map(|_| open()).collect();
+    let (status, error) = server.refused("GET", &format!("/api/sessions/{id}/events"), None);
+    assert_eq!(status, 429);
+    assert!(error.contains("streams"), "{error}");
+    // A page that leaves makes room for another.
+    drop(streams);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let (status, _) = server.raw("GET", &format!("/api/sessions/{id}"), b"");
+        assert_eq!(status, 200);
+        let mut stream = TcpStream::connect(&server.address).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        write!(
+            stream,
+            "GET /api/sessions/{id}/events HTTP/1.1\r\nHost: t\r\n\r\n"
+        )
+        .unwrap();
+        let mut line = String::new();
+        BufReader::new(stream).read_line(&mut line).unwrap();
+        if line.starts_with("HTTP/1.1 200") {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "closed streams still counted: {line}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}

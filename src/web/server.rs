@@ -317,8 +317,12 @@ impl App {
             }
         };
         let (sender, receiver) = mpsc::sync_channel(STREAM_BACKLOG);
-        shared.lock().subscribe(sender);
+        let subscribed = shared.lock().subscribe(sender);
         drop(shared);
+        if let Err(error) = subscribed {
+            let _ = request.respond(error_response(&Failure(429, error)));
+            return;
+        }
         let mut writer = request.into_writer();
         let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\
                     Cache-Control: no-cache\r\nConnection: close\r\n\r\n";

@@ -23,6 +23,8 @@ pub const ANALYSIS_TIME: Duration = Duration::from_secs(30);
 const ANALYSIS_INTERVAL: Duration = Duration::from_millis(400);
 /// How long a request waits for a stopped analysis to end.
 const STOP_WAIT: Duration = Duration::from_secs(5);
+/// Event streams open on one session at most.
+pub const MAX_STREAMS: usize = 4;
 /// Events a slow page may leave unread before its stream is closed.
 pub const STREAM_BACKLOG: usize = 256;
 
@@ -390,10 +392,17 @@ impl Board {
         }
     }
 
-    pub fn subscribe(&mut self, stream: SyncSender<String>) {
+    /// Adds a page's event stream; each holds a thread, so a session has a few at most.
+    pub fn subscribe(&mut self, stream: SyncSender<String>) -> Result<(), String> {
+        // Streams whose page left are found by sending to them.
+        self.broadcast(": ping\n\n".to_string());
+        if self.streams.len() >= MAX_STREAMS {
+            return Err(format!("this session has {MAX_STREAMS} event streams open"));
+        }
         let state = self.state();
         let _ = stream.try_send(event("state", &state));
         self.streams.push(stream);
+        Ok(())
     }
 
     pub fn has_streams(&self) -> bool {
