@@ -16,7 +16,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tiny_http::{Header, Method, Request, Response, Server};
 
-use super::session::{STREAM_BACKLOG, Shared};
+use super::session::{MAX_STREAMS, STREAM_BACKLOG, Shared};
 use crate::cli::review::parse_record;
 use crate::game::variant::Variant;
 use crate::protocol::ggf;
@@ -25,7 +25,7 @@ use crate::protocol::ggf;
 pub const MAX_BODY: usize = 64 * 1024;
 /// A session nobody asked about for this long is closed.
 pub const IDLE_TIMEOUT: Duration = Duration::from_secs(600);
-/// Requests handled at once; more wait in the listener's queue.
+/// Requests handled at once beside the event streams; more are refused with 503.
 const MAX_IN_FLIGHT: usize = 64;
 /// Longest engine move a page may ask for.
 const MAX_GO: Duration = Duration::from_secs(60);
@@ -98,8 +98,10 @@ pub fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), Strin
             }
         })
         .map_err(|e| e.to_string())?;
+    // Every stream holds a thread: they get room of their own.
+    let limit = MAX_IN_FLIGHT + app.config.max_sessions.saturating_mul(MAX_STREAMS);
     for request in server.incoming_requests() {
-        if app.in_flight.fetch_add(1, Ordering::SeqCst) >= MAX_IN_FLIGHT {
+        if app.in_flight.fetch_add(1, Ordering::SeqCst) >= limit {
             app.in_flight.fetch_sub(1, Ordering::SeqCst);
             let _ = request.respond(error_response(&Failure(503, "server busy".to_string())));
             continue;
