@@ -182,6 +182,18 @@ enum Commands {
         #[arg(long, default_value_t = 600, value_parser = bounds::number)]
         idle: u64,
     },
+    /// Speaks the Go Text Protocol (version 2) on stdin/stdout, with GoGui's rules
+    /// commands: any game for GTP GUIs such as GoGui and Quarry (see protocol.md).
+    Gtp {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Memory for all tables, MiB.
+        #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = bounds::hash_mb)]
+        hash: usize,
+        /// Seed for repeatable random choices; default: from the system.
+        #[arg(long, value_parser = bounds::number)]
+        seed: Option<u64>,
+    },
     /// Solves every position of an OBF file exactly and checks the listed scores; with
     /// --jsonl, solves tasks read from stdin and writes one JSON result per line.
     Solve {
@@ -292,6 +304,25 @@ struct GameArgs {
 }
 
 impl GameArgs {
+    /// The game's name and the options given, as GTP's `boardsize` re-reads them.
+    fn spec(&self) -> protocol::gtp::GameSpec {
+        let options = [
+            ("size", &self.size),
+            ("rule", &self.rule),
+            ("opening", &self.opening),
+            ("k", &self.k),
+        ];
+        protocol::gtp::GameSpec {
+            name: self.game.clone(),
+            options: options
+                .iter()
+                .filter_map(|(key, value)| {
+                    value.as_ref().map(|value| (key.to_string(), value.clone()))
+                })
+                .collect(),
+        }
+    }
+
     fn variant(&self) -> Result<Variant, String> {
         let options = [
             ("size", &self.size),
@@ -386,6 +417,24 @@ fn main() -> ExitCode {
             };
             protocol::nboard::run(BufReader::new(io::stdin()), io::stdout(), settings);
             Ok(())
+        }
+        Some(Commands::Gtp { game, hash, seed }) => {
+            if io::IsTerminal::is_terminal(&io::stdin()) {
+                eprintln!(
+                    "arbor gtp: reading GTP commands (see protocol.md): list_commands, genmove b"
+                );
+            }
+            let settings = Settings {
+                hash_mb: *hash,
+                seed: *seed,
+                ..Settings::default()
+            };
+            protocol::gtp::run(
+                BufReader::new(io::stdin()),
+                io::stdout(),
+                settings,
+                game.spec(),
+            )
         }
         Some(Commands::Match(args)) => run_match(args),
         Some(Commands::Serve {

@@ -256,6 +256,12 @@ impl Engine {
         self.session.score_value(score, exact)
     }
 
+    /// A finished game's result from Black's view (Othello: the disc margin with the
+    /// empty squares to the winner; the others: 1, 0 or -1).
+    pub fn match_score(&self) -> i32 {
+        self.session.match_score()
+    }
+
     // Options.
 
     pub fn set_player(&mut self, player: PlayerKind) {

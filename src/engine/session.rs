@@ -60,6 +60,8 @@ pub(super) trait Session: Send {
     fn cells(&self) -> String;
     fn set_board(&mut self, cells: &str, side: Side) -> Result<(), String>;
     fn score_value(&self, score: i32, exact: bool) -> ScoreValue;
+    /// A finished game's result from Black's view (`Scoring::match_score`).
+    fn match_score(&self) -> i32;
     /// The game's estimate of the side to move's remaining moves (for the clock).
     fn moves_left(&self) -> u32;
     /// Whether the position has an exact solver or a threat solver.
@@ -257,6 +259,10 @@ impl<G: SearchGame> Session for GameSession<G> {
         self.game = game;
         self.history.clear();
         Ok(())
+    }
+
+    fn match_score(&self) -> i32 {
+        self.game.match_score()
     }
 
     fn score_value(&self, score: i32, exact: bool) -> ScoreValue {
