@@ -216,7 +216,8 @@ enum Commands {
 struct MatchArgs {
     #[command(subcommand)]
     merge: Option<MatchCommand>,
-    /// An engine: `--engine name=NAME cmd="COMMAND ARGS"` (two or more).
+    /// An engine: `--engine name=NAME cmd="COMMAND ARGS" [proto=native|nboard|gtp|gomocup]`
+    /// (two or more).
     #[arg(long = "engine", num_args = 1.., action = clap::ArgAction::Append, required = true)]
     engines: Vec<String>,
     #[command(flatten)]
@@ -606,19 +607,35 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
     })
     .map_err(|e| e.to_string())?;
     let variant = args.game.variant()?;
-    // Each `name=` starts an engine; its `cmd=` runs to the next `name=`.
-    let mut specs: Vec<String> = Vec::new();
+    // Each `name=` starts an engine; its `cmd=` runs to the next `name=` (a word
+    // `proto=P` among them names its protocol).
+    let mut specs: Vec<(String, Option<String>)> = Vec::new();
     for word in &args.engines {
         match specs.last_mut() {
-            Some(spec) if !word.starts_with("name=") => {
+            Some((_, proto)) if word.starts_with("proto=") => {
+                if proto.is_some() {
+                    return Err(format!(
+                        "--engine: {} given twice",
+                        arbor::text::quote(word)
+                    ));
+                }
+                *proto = Some(word["proto=".len()..].to_string());
+            }
+            Some((spec, _)) if !word.starts_with("name=") => {
                 spec.push(' ');
                 spec.push_str(word);
             }
-            _ => specs.push(word.clone()),
+            _ => specs.push((word.clone(), None)),
         }
     }
     let mut engines = Vec::new();
-    for spec in specs {
+    for (spec, proto) in specs {
+        let proto = proto
+            .as_deref()
+            .map(arbor::harness::foreign::Proto::parse)
+            .transpose()
+            .map_err(|e| format!("--engine: {e}"))?
+            .unwrap_or_default();
         let name = spec
             .strip_prefix("name=")
             .and_then(|rest| rest.split_whitespace().next())
@@ -641,6 +658,7 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
         engines.push(EngineSpec {
             name: name.to_string(),
             command,
+            proto,
         });
     }
     let seconds = |text: &str| bounds::seconds(text).map_err(|e| format!("--tc: {e}"));

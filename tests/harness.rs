@@ -23,6 +23,11 @@ struct Outcome {
 }
 
 fn run_match(second: &str, extra: &[&str]) -> Outcome {
+    run_match_with(&[&format!("cmd={second}")], extra)
+}
+
+/// A match against the engine `second` describes (`cmd=...`, `proto=...`).
+fn run_match_with(second: &[&str], extra: &[&str]) -> Outcome {
     static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("arbor-harness-{}-{run}", std::process::id()));
@@ -35,7 +40,8 @@ fn run_match(second: &str, extra: &[&str]) -> Outcome {
             "name=good",
             &format!("cmd={ARBOR} --player random --seed 1"),
         ])
-        .args(["--engine", "name=bad", &format!("cmd={second}")])
+        .args(["--engine", "name=bad"])
+        .args(second)
         .args(["--records", records.to_str().unwrap()])
         .args(extra)
         .output()
@@ -68,6 +74,12 @@ fn no_leftover(marker: &str) {
 
 fn check_adjudication(mode: &str, at: u32, reason: &str, extra: &[&str]) {
     let outcome = run_match(&misbehave(mode, at), extra);
+    check_outcome(&outcome, mode, reason);
+    no_leftover(&misbehave(mode, at));
+}
+
+/// The bad engine lost both games for `reason`, and the records have both.
+fn check_outcome(outcome: &Outcome, mode: &str, reason: &str) {
     let lines: Vec<&str> = outcome
         .stdout
         .lines()
@@ -86,7 +98,89 @@ fn check_adjudication(mode: &str, at: u32, reason: &str, extra: &[&str]) {
     let columns: Vec<&str> = table.split_whitespace().collect();
     assert_eq!(&columns[1..5], ["2", "2", "0", "0"], "{table}");
     assert_eq!(outcome.records.lines().count(), 2, "{}", outcome.records);
-    no_leftover(&misbehave(mode, at));
+}
+
+/// An NBoard, GTP or Gomocup engine (arbor's own front end behind a relay) that
+/// misbehaves at its `at`-th request for a move.
+fn misbehave_foreign(proto: &str, mode: &str, at: u32) -> String {
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/engines/misbehave_foreign.py"
+    );
+    let tag = std::process::id();
+    let front = match proto {
+        "gtp" => format!("gtp --hash 16 --seed {tag}"),
+        "nboard" => "nboard --hash 16".to_string(),
+        _ => "gomocup".to_string(),
+    };
+    format!("python3 {script} {proto} {mode} {at} {ARBOR} {front}")
+}
+
+fn check_foreign(proto: &str, mode: &str, at: u32, reason: &str, extra: &[&str]) {
+    let command = misbehave_foreign(proto, mode, at);
+    let mut args = vec![
+        "--game",
+        if proto == "gomocup" {
+            "gomoku"
+        } else {
+            "othello"
+        },
+    ];
+    args.extend_from_slice(extra);
+    let outcome = run_match_with(
+        &[&format!("cmd={command}"), &format!("proto={proto}")],
+        &args,
+    );
+    check_outcome(&outcome, &format!("{proto} {mode}"), reason);
+    no_leftover(&command);
+}
+
+#[test]
+fn misbehaving_nboard_gtp_and_gomocup_engines_lose() {
+    for proto in ["nboard", "gtp", "gomocup"] {
+        let illegal = if proto == "gomocup" {
+            "played an illegal move"
+        } else {
+            "illegal move 'a1'"
+        };
+        check_foreign(proto, "crash", 3, "crashed", &["--tc", "5"]);
+        check_foreign(proto, "illegal", 2, illegal, &["--tc", "5"]);
+        check_foreign(proto, "silent", 2, "lost on time", &["--movetime", "300"]);
+        check_foreign(proto, "flood", 2, "lost on time", &["--movetime", "300"]);
+        check_foreign(proto, "garbage", 2, "protocol error", &["--tc", "5"]);
+    }
+}
+
+/// arbor's own front ends, driven in their protocols, play whole games to their end.
+#[test]
+fn arbor_front_ends_play_whole_games_in_their_protocols() {
+    for (game, front, proto, control) in [
+        ("othello", "gtp --hash 16", "gtp", ["--movetime", "20"]),
+        ("othello", "nboard --hash 16", "nboard", ["--depth", "2"]),
+        ("gomoku", "gomocup", "gomocup", ["--movetime", "50"]),
+    ] {
+        let command = format!("cmd={ARBOR} {front}");
+        let outcome = run_match_with(
+            &[&command, &format!("proto={proto}")],
+            &[
+                "--game",
+                game,
+                control[0],
+                control[1],
+                "--random-openings",
+                "4",
+            ],
+        );
+        let games: Vec<&str> = outcome
+            .stdout
+            .lines()
+            .filter(|l| l.starts_with("game "))
+            .collect();
+        assert_eq!(games.len(), 2, "{}", outcome.stdout);
+        for line in games {
+            assert!(line.contains("(over "), "{proto}: {line}");
+        }
+    }
 }
 
 #[test]

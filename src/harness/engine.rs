@@ -1,5 +1,6 @@
-//! Engines as child processes, behind a driver trait so that other protocols (NBoard,
-//! Gomocup) plug in without touching the referee. Every read has a deadline.
+//! Engines as child processes, behind a driver trait so that every protocol (native
+//! here, NBoard, GTP and Gomocup in `foreign.rs`) plugs in without touching the referee.
+//! Every read has a deadline.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -20,6 +21,8 @@ pub enum EngineFailure {
     NoAnswer,
     /// An answer the protocol does not allow.
     Protocol(String),
+    /// The engine gave up the game (GTP's `resign`).
+    Resigned,
 }
 
 impl std::fmt::Display for EngineFailure {
@@ -28,6 +31,7 @@ impl std::fmt::Display for EngineFailure {
             EngineFailure::Crashed => f.write_str("crashed"),
             EngineFailure::NoAnswer => f.write_str("stopped answering"),
             EngineFailure::Protocol(text) => write!(f, "protocol error: {text}"),
+            EngineFailure::Resigned => f.write_str("resigned"),
         }
     }
 }
@@ -62,7 +66,7 @@ pub enum Setup {
 }
 
 /// Time allowed for start-up and for commands that need no thought.
-const COMMAND_TIME: Duration = Duration::from_secs(10);
+pub const COMMAND_TIME: Duration = Duration::from_secs(10);
 
 /// Longest line read from an engine; a longer one is a protocol error, and only this
 /// much of it is ever held.
@@ -86,16 +90,18 @@ pub fn kill_all_engines() {
     }
 }
 
-/// An engine speaking arbor's native protocol on its stdin/stdout.
-pub struct NativeEngine {
+/// An engine process: its stdin, and its output lines read on a thread (at most
+/// [`LINES_AHEAD`] ahead). Every read has a deadline; an engine that misses one, or
+/// writes a line that is too long or not UTF-8, is killed.
+pub struct Process {
     name: String,
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<InputLine>,
 }
 
-impl NativeEngine {
-    pub fn start(name: &str, command: &str) -> Result<NativeEngine, String> {
+impl Process {
+    pub fn start(name: &str, command: &str) -> Result<Process, String> {
         let words = split_command(command)?;
         let (program, args) = words.split_first().ok_or("empty engine command")?;
         let mut child = Command::new(program)
@@ -128,11 +134,109 @@ impl NativeEngine {
                 }
             }
         });
-        let mut engine = NativeEngine {
+        Ok(Process {
             name: name.to_string(),
             child,
             stdin,
             lines,
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Writes one line; a closed pipe is a crash.
+    pub fn send(&mut self, line: &str) -> Result<(), EngineFailure> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|_| EngineFailure::Crashed)
+    }
+
+    /// The next output line, before `deadline` (the deadline holds however many lines
+    /// the engine writes).
+    pub fn recv(&mut self, deadline: Instant) -> Result<String, EngineFailure> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let received = match self.lines.recv_timeout(left) {
+            Ok(received) => received,
+            Err(RecvTimeoutError::Timeout) => {
+                self.kill();
+                return Err(EngineFailure::NoAnswer);
+            }
+            Err(RecvTimeoutError::Disconnected) => return Err(EngineFailure::Crashed),
+        };
+        if Instant::now() >= deadline {
+            self.kill();
+            return Err(EngineFailure::NoAnswer);
+        }
+        match received {
+            InputLine::Text(text) => Ok(text),
+            InputLine::TooLong(_) => {
+                self.kill();
+                Err(EngineFailure::Protocol(format!(
+                    "a line longer than {MAX_ENGINE_LINE} bytes"
+                )))
+            }
+            InputLine::NotUtf8 => {
+                self.kill();
+                Err(EngineFailure::Protocol("a line that is not UTF-8".into()))
+            }
+        }
+    }
+
+    /// An answer the protocol does not allow: the engine is stopped.
+    pub fn violation(&mut self, text: String) -> EngineFailure {
+        self.kill();
+        EngineFailure::Protocol(text)
+    }
+
+    /// Sends `line` (the protocol's quit), gives the engine half a second to exit, then
+    /// kills it.
+    pub fn quit(&mut self, line: &str) {
+        let _ = self.send(line);
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        self.kill();
+    }
+
+    /// Whether the process has exited (its status, if so).
+    pub fn exited(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().ok().flatten()
+    }
+
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        if !matches!(self.child.try_wait(), Ok(Some(_))) {
+            self.kill();
+        }
+        let id = self.child.id();
+        live_children()
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|&pid| pid != id);
+    }
+}
+
+/// An engine speaking arbor's native protocol on its stdin/stdout.
+pub struct NativeEngine {
+    process: Process,
+}
+
+impl NativeEngine {
+    pub fn start(name: &str, command: &str) -> Result<NativeEngine, String> {
+        let mut engine = NativeEngine {
+            process: Process::start(name, command)?,
         };
         engine
             .command("ping", Instant::now() + COMMAND_TIME)
@@ -144,51 +248,17 @@ impl NativeEngine {
     /// anything unframed are protocol errors. The deadline holds however many lines the
     /// engine writes.
     fn command(&mut self, line: &str, deadline: Instant) -> Result<String, EngineFailure> {
-        if writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
-            .is_err()
-        {
-            return Err(EngineFailure::Crashed);
-        }
+        self.process.send(line)?;
         let mut reply: Option<String> = None;
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let received = match self.lines.recv_timeout(left) {
-                Ok(received) => received,
-                Err(RecvTimeoutError::Timeout) => {
-                    self.kill();
-                    return Err(EngineFailure::NoAnswer);
-                }
-                Err(RecvTimeoutError::Disconnected) => return Err(EngineFailure::Crashed),
-            };
-            if Instant::now() >= deadline {
-                self.kill();
-                return Err(EngineFailure::NoAnswer);
-            }
-            let text = match received {
-                InputLine::Text(text) => text,
-                InputLine::TooLong(_) => {
-                    self.kill();
-                    return Err(EngineFailure::Protocol(format!(
-                        "a line longer than {MAX_ENGINE_LINE} bytes"
-                    )));
-                }
-                InputLine::NotUtf8 => {
-                    self.kill();
-                    return Err(EngineFailure::Protocol("a line that is not UTF-8".into()));
-                }
-            };
+            let text = self.process.recv(deadline)?;
             match (&reply, text.as_str()) {
                 (None, "") => continue,
                 (None, info) if info.starts_with("info") => continue,
                 (None, first) if first.starts_with(['=', '?']) => reply = Some(text),
                 (None, other) => {
-                    self.kill();
-                    return Err(EngineFailure::Protocol(format!(
-                        "{} got {} before its reply",
-                        quote(line),
-                        quote(other)
-                    )));
+                    let message = format!("{} got {} before its reply", quote(line), quote(other));
+                    return Err(self.process.violation(message));
                 }
                 (Some(_), "") => break,
                 (Some(_), _) => {}
@@ -208,16 +278,11 @@ impl NativeEngine {
             .trim()
             .to_string())
     }
-
-    fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 impl EngineDriver for NativeEngine {
     fn name(&self) -> &str {
-        &self.name
+        self.process.name()
     }
 
     fn new_game(&mut self, game: &str, setup: &Setup) -> Result<(), EngineFailure> {
@@ -257,29 +322,7 @@ impl EngineDriver for NativeEngine {
     }
 
     fn quit(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let deadline = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        self.kill();
-    }
-}
-
-impl Drop for NativeEngine {
-    fn drop(&mut self) {
-        if !matches!(self.child.try_wait(), Ok(Some(_))) {
-            self.kill();
-        }
-        let id = self.child.id();
-        live_children()
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .retain(|&pid| pid != id);
+        self.process.quit("quit");
     }
 }
 

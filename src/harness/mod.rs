@@ -3,6 +3,7 @@
 
 pub mod campaign;
 pub mod engine;
+pub mod foreign;
 pub mod records;
 pub mod referee;
 pub mod stats;
@@ -18,7 +19,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use self::campaign::{MatchInfo, Shard};
-use self::engine::{EngineDriver, NativeEngine, Setup};
+use self::engine::{EngineDriver, Setup};
 use self::referee::{Ending, GameRecord, TimeControl, apply_setup, lost_before_start, play_game};
 use self::stats::{Sprt, SprtVerdict, elo_estimate};
 use crate::game::Side;
@@ -29,6 +30,8 @@ use crate::game::variant::{GameVisitor, Variant};
 pub struct EngineSpec {
     pub name: String,
     pub command: String,
+    /// The protocol it speaks.
+    pub proto: foreign::Proto,
 }
 
 #[derive(Clone, Debug)]
@@ -243,6 +246,10 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standi
                 crate::text::quote(&engine.name)
             ));
         }
+        engine
+            .proto
+            .check(config.variant, config.control, &config.openings)
+            .map_err(|e| format!("engine {}: {e}", crate::text::quote(&engine.name)))?;
         if config.engines[..index]
             .iter()
             .any(|e| e.name == engine.name)
@@ -381,14 +388,21 @@ fn game_spec(variant: Variant) -> String {
 /// it. An engine that will not start loses this game, and the match goes on.
 fn play_job(config: &MatchConfig, spec: &str, job: &Job) -> Played {
     let start = |index: usize| {
-        NativeEngine::start(&config.engines[index].name, &config.engines[index].command)
+        let engine = &config.engines[index];
+        foreign::start(
+            &engine.name,
+            &engine.command,
+            engine.proto,
+            config.variant,
+            config.control,
+        )
     };
     let record = match (start(job.black), start(job.white)) {
         (Ok(mut black), Ok(mut white)) => {
             let record = config.variant.visit(PlayOne {
                 job,
                 spec: spec.to_string(),
-                engines: [&mut black, &mut white],
+                engines: [black.as_mut(), white.as_mut()],
                 control: config.control,
             });
             black.quit();

@@ -276,7 +276,7 @@ fn colour_name(side: Side) -> &'static str {
 }
 
 /// A GTP vertex as the game's move name: the column letter maps past I, the row stays.
-fn vertex_to_name(text: &str, size: usize) -> Result<String, String> {
+pub fn vertex_to_name(text: &str, size: usize) -> Result<String, String> {
     if text.eq_ignore_ascii_case("pass") {
         return Ok("pass".to_string());
     }
@@ -305,12 +305,13 @@ fn vertex_to_name(text: &str, size: usize) -> Result<String, String> {
 fn vertex(engine: &Engine, mv: Move) -> String {
     match engine.field_index(mv) {
         None => "pass".to_string(),
-        Some(index) => {
-            let size = engine.size();
-            let letter = COLUMNS[index % size].to_ascii_lowercase() as char;
-            format!("{letter}{}", index / size + 1)
-        }
+        Some(index) => point_vertex(index % engine.size(), index / engine.size()),
     }
+}
+
+/// A point as a GTP vertex: `col` and `row` from 0 at the top left (`d3` for 3, 2).
+pub fn point_vertex(col: usize, row: usize) -> String {
+    format!("{}{}", COLUMNS[col].to_ascii_lowercase() as char, row + 1)
 }
 
 /// A move name (`d3`, `pass`) as a vertex.

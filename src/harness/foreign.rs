@@ -1,0 +1,656 @@
+//! Drivers for engines that speak another protocol than arbor's: NBoard, GTP and
+//! Gomocup. The referee keeps the rules and the clock whatever the protocol; each driver
+//! translates the game, the moves and the clock into its protocol's terms, and reads
+//! only what that protocol allows (anything else is a protocol error).
+//!
+//! How each protocol hears about time (protocol.md, "Driving other engines"): NBoard has
+//! no clock, only `set depth`; GTP gets `time_settings` once and `time_left` before each
+//! `genmove`; Gomocup gets `INFO timeout_match`/`timeout_turn` once and `INFO time_left`
+//! before each move. The referee's deadline holds in every case.
+
+use std::time::{Duration, Instant};
+
+use super::engine::{
+    COMMAND_TIME, EngineDriver, EngineFailure, GoRequest, NativeEngine, Process, Setup,
+};
+use super::referee::TimeControl;
+use crate::game::Side;
+use crate::game::gomoku::Family;
+use crate::game::notation::{Point, parse_point};
+use crate::game::othello::Rule;
+use crate::game::variant::Variant;
+use crate::protocol::gtp::{MAX_GTP_SIZE, point_vertex, vertex_to_name};
+use crate::text::quote;
+
+/// The protocol an engine speaks (`proto=` in `--engine`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Proto {
+    #[default]
+    Native,
+    Nboard,
+    Gtp,
+    Gomocup,
+}
+
+impl Proto {
+    pub fn parse(text: &str) -> Result<Proto, String> {
+        match text.to_ascii_lowercase().as_str() {
+            "native" => Ok(Proto::Native),
+            "nboard" => Ok(Proto::Nboard),
+            "gtp" => Ok(Proto::Gtp),
+            "gomocup" => Ok(Proto::Gomocup),
+            _ => Err(format!(
+                "unknown protocol {}: expected native, nboard, gtp or gomocup",
+                quote(text)
+            )),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Proto::Native => "native",
+            Proto::Nboard => "nboard",
+            Proto::Gtp => "gtp",
+            Proto::Gomocup => "gomocup",
+        }
+    }
+
+    /// Refuses, before any game, what the protocol cannot express.
+    pub fn check(
+        self,
+        variant: Variant,
+        control: TimeControl,
+        openings: &[Setup],
+    ) -> Result<(), String> {
+        let boards = openings.iter().any(|o| matches!(o, Setup::Board(_)));
+        let name = self.name();
+        match self {
+            Proto::Native => Ok(()),
+            Proto::Nboard => {
+                if variant
+                    != (Variant::Othello {
+                        size: 8,
+                        rule: Rule::Normal,
+                    })
+                {
+                    return Err(format!(
+                        "proto=nboard plays 8x8 Othello under the normal rule, not {variant}"
+                    ));
+                }
+                if matches!(control, TimeControl::Nodes(_)) {
+                    return Err("proto=nboard has no node limit: use --depth (sent as `set depth`), --tc or --movetime".into());
+                }
+                Ok(())
+            }
+            Proto::Gtp => {
+                if board_size(variant) > MAX_GTP_SIZE {
+                    return Err(format!(
+                        "proto=gtp: GTP vertices do not reach a board of {}",
+                        board_size(variant)
+                    ));
+                }
+                if matches!(control, TimeControl::Depth(_) | TimeControl::Nodes(_)) {
+                    return Err("proto=gtp has no depth or node limit: use --tc or --movetime (sent as time_settings and time_left)".into());
+                }
+                if boards {
+                    return Err(format!(
+                        "proto={name} cannot set up a board: use openings of moves"
+                    ));
+                }
+                Ok(())
+            }
+            Proto::Gomocup => {
+                let Variant::KInRow(config) = variant else {
+                    return Err(format!("proto=gomocup plays Gomoku, not {variant}"));
+                };
+                if config.family != Family::Gomoku {
+                    return Err(format!("proto=gomocup plays Gomoku, not {variant}"));
+                }
+                if boards {
+                    return Err(format!(
+                        "proto={name} cannot set up a board: use openings of moves"
+                    ));
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+fn board_size(variant: Variant) -> usize {
+    match variant {
+        Variant::Othello { size, .. } => size,
+        Variant::KInRow(config) => config.size,
+    }
+}
+
+/// Starts an engine in its protocol for games of `variant` under `control`.
+pub fn start(
+    name: &str,
+    command: &str,
+    proto: Proto,
+    variant: Variant,
+    control: TimeControl,
+) -> Result<Box<dyn EngineDriver>, String> {
+    Ok(match proto {
+        Proto::Native => Box::new(NativeEngine::start(name, command)?),
+        Proto::Nboard => Box::new(NboardEngine::start(name, command, control)?),
+        Proto::Gtp => Box::new(GtpEngine::start(name, command, variant, control)?),
+        Proto::Gomocup => Box::new(GomocupEngine::start(name, command, variant, control)?),
+    })
+}
+
+/// Seconds as GTP sends them: whole when they are, else to the millisecond.
+fn seconds(time: Duration) -> String {
+    let millis = time.as_millis().min(crate::bounds::MAX_MILLIS as u128);
+    if millis.is_multiple_of(1000) {
+        (millis / 1000).to_string()
+    } else {
+        format!("{}.{:03}", millis / 1000, millis % 1000)
+    }
+}
+
+/// An NBoard engine (Edax, arbor nboard): `nboard 2`, `set depth`, `set game`, `ping`,
+/// `go` answered by `=== move/eval/time`, `move` for the opponent's moves.
+pub struct NboardEngine {
+    process: Process,
+    depth: Option<u32>,
+    pings: u32,
+}
+
+impl NboardEngine {
+    fn start(name: &str, command: &str, control: TimeControl) -> Result<NboardEngine, String> {
+        let mut engine = NboardEngine {
+            process: Process::start(name, command)?,
+            depth: match control {
+                TimeControl::Depth(depth) => Some(depth),
+                _ => None,
+            },
+            pings: 0,
+        };
+        engine
+            .handshake()
+            .map_err(|e| format!("{name} did not start: {e}"))?;
+        Ok(engine)
+    }
+
+    fn handshake(&mut self) -> Result<(), EngineFailure> {
+        self.process.send("nboard 2")?;
+        let deadline = Instant::now() + COMMAND_TIME;
+        loop {
+            let line = self.process.recv(deadline)?;
+            if line.starts_with("set myname") {
+                break;
+            }
+            self.expected(&line, "set myname")?;
+        }
+        if let Some(depth) = self.depth {
+            self.process
+                .send(&format!("set depth {}", depth.clamp(1, 60)))?;
+        }
+        self.sync()
+    }
+
+    /// Lines NBoard engines may send at any time; anything else is an error.
+    fn expected(&mut self, line: &str, waiting: &str) -> Result<(), EngineFailure> {
+        let word = line.split_whitespace().next().unwrap_or("");
+        if matches!(
+            word,
+            "" | "status" | "nodestats" | "search" | "book" | "learned" | "analysis" | "set"
+        ) {
+            return Ok(());
+        }
+        let message = format!("{} while waiting for {waiting}", quote(line));
+        Err(self.process.violation(message))
+    }
+
+    /// `ping n`, answered `pong n` once the engine has done everything before it.
+    fn sync(&mut self) -> Result<(), EngineFailure> {
+        self.pings += 1;
+        let expected = format!("pong {}", self.pings);
+        self.process.send(&format!("ping {}", self.pings))?;
+        let deadline = Instant::now() + COMMAND_TIME;
+        loop {
+            let line = self.process.recv(deadline)?;
+            if line.trim() == expected {
+                return Ok(());
+            }
+            if !line.starts_with("pong") {
+                self.expected(&line, &expected)?;
+            }
+        }
+    }
+
+    /// The game as GGF: the start (or the opening board) and the opening's moves.
+    fn ggf(setup: &Setup) -> String {
+        let (cells, side, moves) = match setup {
+            Setup::Moves(moves) => (
+                "---------------------------O*------*O---------------------------".to_string(),
+                '*',
+                moves.clone(),
+            ),
+            Setup::Board(board) => {
+                let (cells, side) = board.rsplit_once(' ').unwrap_or((board, "X"));
+                let cells = cells.replace(['X', 'x'], "*").replace(['o', '0'], "O");
+                let side = if Side::parse(side) == Some(Side::White) {
+                    'O'
+                } else {
+                    '*'
+                };
+                (cells, side, Vec::new())
+            }
+        };
+        let mut colour = if side == '*' { 'B' } else { 'W' };
+        let mut text = format!("(;GM[Othello]PC[arbor match]TY[8]BO[8 {cells} {side}]");
+        for mv in moves {
+            let name = if mv == "pass" {
+                "PA".to_string()
+            } else {
+                mv.to_ascii_uppercase()
+            };
+            text.push_str(&format!("{colour}[{name}]"));
+            colour = if colour == 'B' { 'W' } else { 'B' };
+        }
+        text.push_str(";)");
+        text
+    }
+}
+
+impl EngineDriver for NboardEngine {
+    fn name(&self) -> &str {
+        self.process.name()
+    }
+
+    fn new_game(&mut self, _game: &str, setup: &Setup) -> Result<(), EngineFailure> {
+        self.process
+            .send(&format!("set game {}", NboardEngine::ggf(setup)))?;
+        self.sync()
+    }
+
+    /// NBoard has no clock: the engine thinks as `set depth` (or its own settings) tell
+    /// it, and the referee's deadline decides.
+    fn go(&mut self, _request: GoRequest, deadline: Instant) -> Result<String, EngineFailure> {
+        self.process.send("go")?;
+        loop {
+            let line = self.process.recv(deadline)?;
+            if let Some(answer) = line.strip_prefix("===") {
+                let mv = answer.trim().split('/').next().unwrap_or("").trim();
+                return Ok(if mv.eq_ignore_ascii_case("pa") {
+                    "pass".to_string()
+                } else {
+                    mv.to_ascii_lowercase()
+                });
+            }
+            self.expected(&line, "===")?;
+        }
+    }
+
+    fn opponent_moved(&mut self, text: &str) -> Result<(), EngineFailure> {
+        let name = if text == "pass" {
+            "PA".to_string()
+        } else {
+            text.to_ascii_uppercase()
+        };
+        self.process.send(&format!("move {name}"))
+    }
+
+    fn quit(&mut self) {
+        self.process.quit("quit");
+    }
+}
+
+/// A GTP engine (Edax, Egaroucid, arbor gtp): `boardsize`, `clear_board`,
+/// `time_settings`, `play`, `time_left` and `genmove`.
+pub struct GtpEngine {
+    process: Process,
+    size: usize,
+    control: TimeControl,
+    to_move: Side,
+    /// Whether the engine lists `time_settings` and `time_left`.
+    timed: bool,
+}
+
+impl GtpEngine {
+    fn start(
+        name: &str,
+        command: &str,
+        variant: Variant,
+        control: TimeControl,
+    ) -> Result<GtpEngine, String> {
+        let mut engine = GtpEngine {
+            process: Process::start(name, command)?,
+            size: board_size(variant),
+            control,
+            to_move: Side::Black,
+            timed: false,
+        };
+        let commands = engine
+            .command("list_commands", Instant::now() + COMMAND_TIME)
+            .map_err(|e| format!("{name} did not start: {e}"))?;
+        let listed: Vec<&str> = commands.lines().map(str::trim).collect();
+        engine.timed = listed.contains(&"time_settings") && listed.contains(&"time_left");
+        Ok(engine)
+    }
+
+    /// Sends a command and returns its result (after `=` and any id); a `?` reply or a
+    /// line that is not a reply is a protocol error.
+    fn command(&mut self, line: &str, deadline: Instant) -> Result<String, EngineFailure> {
+        self.process.send(line)?;
+        let first = loop {
+            let text = self.process.recv(deadline)?;
+            if text.trim().is_empty() {
+                continue;
+            }
+            if !text.starts_with(['=', '?']) {
+                let message = format!("{} got {} before its reply", quote(line), quote(&text));
+                return Err(self.process.violation(message));
+            }
+            break text;
+        };
+        let mut lines = vec![first];
+        loop {
+            let text = self.process.recv(deadline)?;
+            if text.trim().is_empty() {
+                break;
+            }
+            lines.push(text);
+        }
+        let reply = lines.join("\n");
+        match reply.strip_prefix('=') {
+            Some(rest) => Ok(rest
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .trim()
+                .to_string()),
+            None => Err(EngineFailure::Protocol(format!(
+                "{} got {}",
+                quote(line),
+                quote(&reply)
+            ))),
+        }
+    }
+
+    fn colour(&self) -> &'static str {
+        match self.to_move {
+            Side::Black => "b",
+            Side::White => "w",
+        }
+    }
+
+    /// A move name as a vertex (`pass` stays).
+    fn vertex(&self, name: &str) -> Result<String, EngineFailure> {
+        match parse_point(name, self.size) {
+            Ok(Point::Pass) => Ok("pass".to_string()),
+            Ok(Point::At { col, row }) => Ok(point_vertex(col, row)),
+            Err(error) => Err(EngineFailure::Protocol(error.to_string())),
+        }
+    }
+
+    fn play(&mut self, name: &str) -> Result<(), EngineFailure> {
+        let vertex = self.vertex(name)?;
+        let line = format!("play {} {vertex}", self.colour());
+        self.command(&line, Instant::now() + COMMAND_TIME)?;
+        self.to_move = self.to_move.opponent();
+        Ok(())
+    }
+}
+
+impl EngineDriver for GtpEngine {
+    fn name(&self) -> &str {
+        self.process.name()
+    }
+
+    fn new_game(&mut self, _game: &str, setup: &Setup) -> Result<(), EngineFailure> {
+        let deadline = || Instant::now() + COMMAND_TIME;
+        self.command(&format!("boardsize {}", self.size), deadline())?;
+        self.command("clear_board", deadline())?;
+        if self.timed {
+            let settings = match self.control {
+                TimeControl::Clock { base, .. } => format!("time_settings {} 0 0", seconds(base)),
+                TimeControl::MoveTime(time) => format!("time_settings 0 {} 1", seconds(time)),
+                _ => "time_settings 0 1 0".to_string(),
+            };
+            self.command(&settings, deadline())?;
+        }
+        self.to_move = Side::Black;
+        if let Setup::Moves(moves) = setup {
+            for name in moves {
+                self.play(name)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn go(&mut self, request: GoRequest, deadline: Instant) -> Result<String, EngineFailure> {
+        if self.timed {
+            let left = match request {
+                GoRequest::Clock { left, .. } => Some(format!("{} 0", seconds(left))),
+                GoRequest::MoveTime(time) => Some(format!("{} 1", seconds(time))),
+                _ => None,
+            };
+            if let Some(left) = left {
+                self.command(&format!("time_left {} {left}", self.colour()), deadline)?;
+            }
+        }
+        let reply = self.command(&format!("genmove {}", self.colour()), deadline)?;
+        if reply.eq_ignore_ascii_case("resign") {
+            return Err(EngineFailure::Resigned);
+        }
+        let name = vertex_to_name(&reply, self.size).unwrap_or(reply);
+        self.to_move = self.to_move.opponent();
+        Ok(name)
+    }
+
+    fn opponent_moved(&mut self, text: &str) -> Result<(), EngineFailure> {
+        self.play(text)
+    }
+
+    fn quit(&mut self) {
+        self.process.quit("quit");
+    }
+}
+
+/// A Gomocup brain (Carbon, Wine, arbor gomocup): `START`, `INFO`, then `BEGIN`, `TURN`
+/// or a `BOARD` block for the opening, each answered by a move `x,y`.
+pub struct GomocupEngine {
+    process: Process,
+    variant: Variant,
+    control: TimeControl,
+    /// Every stone in the order played: (column, row).
+    stones: Vec<(usize, usize)>,
+    /// The opponent's move to send with the next `TURN`.
+    pending: Option<(usize, usize)>,
+    started: bool,
+}
+
+impl GomocupEngine {
+    fn start(
+        name: &str,
+        command: &str,
+        variant: Variant,
+        control: TimeControl,
+    ) -> Result<GomocupEngine, String> {
+        Ok(GomocupEngine {
+            process: Process::start(name, command)?,
+            variant,
+            control,
+            stones: Vec::new(),
+            pending: None,
+            started: false,
+        })
+    }
+
+    /// The next line that is not a message; `ERROR` and `UNKNOWN` are protocol errors.
+    fn answer(&mut self, sent: &str, deadline: Instant) -> Result<String, EngineFailure> {
+        loop {
+            let line = self.process.recv(deadline)?;
+            let text = line.trim();
+            let word = text.split_whitespace().next().unwrap_or("");
+            if text.is_empty() || matches!(word, "MESSAGE" | "DEBUG" | "SUGGEST") {
+                continue;
+            }
+            if matches!(word, "ERROR" | "UNKNOWN") {
+                let message = format!("{} got {}", quote(sent), quote(text));
+                return Err(self.process.violation(message));
+            }
+            return Ok(text.to_string());
+        }
+    }
+
+    fn point(&self, name: &str) -> Result<(usize, usize), EngineFailure> {
+        match parse_point(name, board_size(self.variant)) {
+            Ok(Point::At { col, row }) => Ok((col, row)),
+            _ => Err(EngineFailure::Protocol(format!(
+                "{} is not a point",
+                quote(name)
+            ))),
+        }
+    }
+}
+
+impl EngineDriver for GomocupEngine {
+    fn name(&self) -> &str {
+        self.process.name()
+    }
+
+    fn new_game(&mut self, _game: &str, setup: &Setup) -> Result<(), EngineFailure> {
+        let size = board_size(self.variant);
+        let start = format!("START {size}");
+        self.process.send(&start)?;
+        let reply = self.answer(&start, Instant::now() + COMMAND_TIME)?;
+        if reply != "OK" {
+            let message = format!("{} got {}", quote(&start), quote(&reply));
+            return Err(self.process.violation(message));
+        }
+        let exact = matches!(self.variant, Variant::KInRow(config) if config.exact);
+        let mut infos = vec![format!("INFO rule {}", exact as u8)];
+        match self.control {
+            TimeControl::Clock { base, .. } => {
+                infos.push(format!("INFO timeout_match {}", base.as_millis()));
+                infos.push(format!("INFO timeout_turn {}", base.as_millis()));
+            }
+            TimeControl::MoveTime(time) => {
+                infos.push("INFO timeout_match 0".to_string());
+                infos.push(format!("INFO timeout_turn {}", time.as_millis()));
+            }
+            TimeControl::Depth(depth) => infos.push(format!("INFO max_depth {depth}")),
+            TimeControl::Nodes(nodes) => infos.push(format!("INFO max_node {nodes}")),
+        }
+        for info in infos {
+            self.process.send(&info)?;
+        }
+        self.stones.clear();
+        self.pending = None;
+        self.started = false;
+        if let Setup::Moves(moves) = setup {
+            for name in moves {
+                let point = self.point(name)?;
+                self.stones.push(point);
+            }
+        }
+        Ok(())
+    }
+
+    fn go(&mut self, request: GoRequest, deadline: Instant) -> Result<String, EngineFailure> {
+        if let GoRequest::Clock { left, .. } = request {
+            let millis = left.as_millis().min(i32::MAX as u128);
+            self.process.send(&format!("INFO time_left {millis}"))?;
+        }
+        let sent = match (self.started, self.pending.take()) {
+            (true, Some((x, y))) => format!("TURN {x},{y}"),
+            (false, _) if self.stones.is_empty() => "BEGIN".to_string(),
+            (false, _) => {
+                // The brain is to move: its stones are the ones of the side to move.
+                let own = self.stones.len() % 2;
+                self.process.send("BOARD")?;
+                for (index, (x, y)) in self.stones.clone().into_iter().enumerate() {
+                    let field = if index % 2 == own { 1 } else { 2 };
+                    self.process.send(&format!("{x},{y},{field}"))?;
+                }
+                "DONE".to_string()
+            }
+            (true, None) => {
+                return Err(EngineFailure::Protocol(
+                    "internal error: no move to send with TURN".into(),
+                ));
+            }
+        };
+        self.started = true;
+        self.process.send(&sent)?;
+        let reply = self.answer(&sent, deadline)?;
+        let coordinates: Vec<&str> = reply.split(',').map(str::trim).collect();
+        let parsed = match coordinates.as_slice() {
+            [x, y] => x.parse::<usize>().ok().zip(y.parse::<usize>().ok()),
+            _ => None,
+        };
+        let Some((x, y)) = parsed else {
+            let message = format!("{} got {} instead of a move", quote(&sent), quote(&reply));
+            return Err(self.process.violation(message));
+        };
+        self.stones.push((x, y));
+        Ok(format!("{x},{y}"))
+    }
+
+    fn opponent_moved(&mut self, text: &str) -> Result<(), EngineFailure> {
+        let point = self.point(text)?;
+        self.stones.push(point);
+        self.pending = Some(point);
+        Ok(())
+    }
+
+    fn quit(&mut self) {
+        self.process.quit("END");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn protocols_refuse_what_they_cannot_express() {
+        let othello = Variant::default();
+        let gomoku = Variant::parse("gomoku", []).unwrap();
+        let clock = TimeControl::MoveTime(Duration::from_millis(100));
+        let moves = [Setup::Moves(vec!["f5".into()])];
+        let board = [Setup::Board(format!("{} X", "-".repeat(64)))];
+        assert!(Proto::Nboard.check(othello, clock, &board).is_ok());
+        assert!(Proto::Nboard.check(gomoku, clock, &moves).is_err());
+        assert!(
+            Proto::Nboard
+                .check(othello, TimeControl::Nodes(5), &moves)
+                .is_err()
+        );
+        assert!(Proto::Gtp.check(gomoku, clock, &moves).is_ok());
+        assert!(
+            Proto::Gtp
+                .check(othello, TimeControl::Depth(3), &moves)
+                .is_err()
+        );
+        assert!(Proto::Gtp.check(othello, clock, &board).is_err());
+        let wide = Variant::parse("gomoku", [("size", "30")]).unwrap();
+        assert!(Proto::Gtp.check(wide, clock, &moves).is_err());
+        assert!(Proto::Gomocup.check(othello, clock, &moves).is_err());
+        let pente = Variant::parse("pente", []).unwrap();
+        assert!(Proto::Gomocup.check(pente, clock, &moves).is_err());
+        assert!(
+            Proto::Gomocup
+                .check(gomoku, TimeControl::Depth(4), &moves)
+                .is_ok()
+        );
+        assert_eq!(Proto::parse("GTP"), Ok(Proto::Gtp));
+        assert!(Proto::parse("uci").is_err());
+    }
+
+    #[test]
+    fn ggf_and_seconds() {
+        let ggf = NboardEngine::ggf(&Setup::Moves(vec!["f5".into(), "d6".into()]));
+        assert!(ggf.ends_with("*]B[F5]W[D6];)"), "{ggf}");
+        let ggf = NboardEngine::ggf(&Setup::Board(format!("X{} O", "-".repeat(63))));
+        assert!(
+            ggf.contains(&format!("BO[8 *{} O]", "-".repeat(63))),
+            "{ggf}"
+        );
+        assert_eq!(seconds(Duration::from_secs(10)), "10");
+        assert_eq!(seconds(Duration::from_millis(1500)), "1.500");
+    }
+}
