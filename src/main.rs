@@ -268,6 +268,10 @@ struct MatchArgs {
     /// Continues a --jsonl file: its pairs are not played again, new ones are appended.
     #[arg(long)]
     resume: Option<std::path::PathBuf>,
+    /// Checks one engine's protocol (native, nboard, gtp or gomocup) against a script and
+    /// reports each deviation, instead of playing a match.
+    #[arg(long)]
+    compliance: bool,
 }
 
 #[derive(Subcommand)]
@@ -660,6 +664,17 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
             command,
             proto,
         });
+    }
+    if args.compliance {
+        let [engine] = engines.as_slice() else {
+            return Err("--compliance checks one engine: give one --engine".into());
+        };
+        let deviations = arbor::harness::compliance::run(engine, variant, &mut io::stdout())?;
+        return match deviations {
+            0 => Ok(()),
+            1 => Err("1 deviation from the protocol".into()),
+            n => Err(format!("{n} deviations from the protocol")),
+        };
     }
     let seconds = |text: &str| bounds::seconds(text).map_err(|e| format!("--tc: {e}"));
     let control = match (&args.tc, args.movetime, args.depth, args.nodes) {

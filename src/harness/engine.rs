@@ -184,6 +184,23 @@ impl Process {
         }
     }
 
+    /// The next output line if one comes before `deadline`; `None` (the engine left
+    /// running) if none does.
+    pub fn try_recv(&mut self, deadline: Instant) -> Result<Option<String>, EngineFailure> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Err(RecvTimeoutError::Timeout) => Ok(None),
+            Err(RecvTimeoutError::Disconnected) => Err(EngineFailure::Crashed),
+            Ok(InputLine::Text(text)) => Ok(Some(text)),
+            Ok(_) => {
+                self.kill();
+                Err(EngineFailure::Protocol(
+                    "a line too long or not UTF-8".into(),
+                ))
+            }
+        }
+    }
+
     /// An answer the protocol does not allow: the engine is stopped.
     pub fn violation(&mut self, text: String) -> EngineFailure {
         self.kill();

@@ -2,6 +2,7 @@
 //! reports results, Elo and SPRT.
 
 pub mod campaign;
+pub mod compliance;
 pub mod engine;
 pub mod foreign;
 pub mod records;
