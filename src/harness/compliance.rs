@@ -20,7 +20,7 @@ use crate::text::quote;
 const QUICK: Duration = Duration::from_secs(5);
 /// The move time the checks ask for, and the slack allowed past it.
 const MOVE_TIME: Duration = Duration::from_secs(1);
-const SLACK: Duration = Duration::from_millis(250);
+const SLACK: Duration = Duration::from_millis(400);
 
 /// The engine stopped answering or died: the checks after it cannot run.
 struct Gone(String);
