@@ -156,6 +156,13 @@ fn misbehaving_nboard_gtp_and_gomocup_engines_lose() {
 fn arbor_front_ends_play_whole_games_in_their_protocols() {
     for (game, front, proto, control) in [
         ("othello", "gtp --hash 16", "gtp", ["--movetime", "20"]),
+        // Columns after H: GTP's J is the game's i, both ways.
+        (
+            "gomoku",
+            "gtp --hash 16 --game gomoku",
+            "gtp",
+            ["--movetime", "50"],
+        ),
         ("othello", "nboard --hash 16", "nboard", ["--depth", "2"]),
         ("gomoku", "gomocup", "gomocup", ["--movetime", "50"]),
     ] {
