@@ -84,7 +84,7 @@ fn a_brain_that_answers_garbage_or_dies_is_reported() {
     let (code, out) = compliance(&command, "nboard", "othello");
     assert_eq!(code, Some(2), "{out}");
     assert!(
-        out.contains("ok        nboard 2 is answered set myname"),
+        out.contains("ok        the engine names itself (set myname) by the first pong"),
         "{out}"
     );
     assert!(

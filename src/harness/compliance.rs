@@ -521,16 +521,8 @@ fn gtp(checker: &mut Checker) -> Result<(), Gone> {
 }
 
 fn nboard(checker: &mut Checker) -> Result<(), Gone> {
-    let quick = || Instant::now() + QUICK;
+    // The GUI's start: engines name themselves at `nboard` (arbor) or `set depth` (Edax).
     checker.send("nboard 2")?;
-    let line = checker.recv(quick())?;
-    checker.report(
-        "nboard 2 is answered set myname",
-        match line.strip_prefix("set myname ") {
-            Some(name) if !name.trim().is_empty() => Ok(()),
-            _ => Err(quote(&line)),
-        },
-    );
     checker.send("set depth 2")?;
     let start = "---------------------------O*------*O---------------------------";
     let first = checker.some_move();
@@ -545,7 +537,8 @@ fn nboard(checker: &mut Checker) -> Result<(), Gone> {
     let mut searches = Vec::new();
     loop {
         let line = checker.recv(deadline)?;
-        if line == "status" {
+        // The hint is over at an empty status (arbor) or one that is not thinking (Edax).
+        if line.starts_with("status") && !line.contains("thinking") {
             break;
         }
         if line.starts_with("search ") {
@@ -556,7 +549,10 @@ fn nboard(checker: &mut Checker) -> Result<(), Gone> {
         None => Err("no search line before the closing status".to_string()),
         Some(line) => nboard_search(checker, line),
     };
-    checker.report("hint sends search lines and an empty status", result);
+    checker.report(
+        "hint sends search lines, then a status that is not thinking",
+        result,
+    );
     checker.send("go")?;
     let started = Instant::now();
     let deadline = started + MOVE_TIME * 10;
@@ -566,7 +562,11 @@ fn nboard(checker: &mut Checker) -> Result<(), Gone> {
             break answer.to_string();
         }
     };
-    let mv = answer.split('/').next().unwrap_or("").to_ascii_lowercase();
+    let mv = answer
+        .split(|c: char| c == '/' || c.is_whitespace())
+        .find(|word| !word.is_empty())
+        .unwrap_or("")
+        .to_ascii_lowercase();
     let mv = if mv == "pa" { "pass".to_string() } else { mv };
     checker.report("go's === move is legal", checker.legal(&mv));
     let _ = checker.game.play(&mv);
@@ -574,8 +574,8 @@ fn nboard(checker: &mut Checker) -> Result<(), Gone> {
         "go's === has a move, an eval and a time",
         match answer.split('/').collect::<Vec<_>>().as_slice() {
             [_, eval, time] if eval.parse::<f64>().is_ok() && time.parse::<f64>().is_ok() => Ok(()),
-            [_] => Ok(()),
-            _ => Err(quote(&answer)),
+            [mv] if !mv.trim().contains(char::is_whitespace) => Ok(()),
+            _ => Err(format!("{} is not move/eval/time", quote(&answer))),
         },
     );
     let reply = checker.some_move();
@@ -587,19 +587,34 @@ fn nboard(checker: &mut Checker) -> Result<(), Gone> {
     Ok(())
 }
 
-/// `ping n` answered `pong n`, with only status lines before it.
+/// `ping n` answered `pong n`, with only status lines (and at the start the engine's
+/// name) before it.
 fn nboard_ping(checker: &mut Checker, n: u32, check: &str) -> Result<(), Gone> {
     checker.send(&format!("ping {n}"))?;
     let deadline = Instant::now() + QUICK;
     let mut stray = Vec::new();
+    let mut named = false;
     loop {
         let line = checker.recv(deadline)?;
         if line == format!("pong {n}") {
             break;
         }
-        if !line.starts_with("status") && !line.starts_with("nodestats") {
+        if let Some(name) = line.strip_prefix("set myname ") {
+            named |= !name.trim().is_empty();
+        } else if !line.starts_with("status") && !line.starts_with("nodestats") {
             stray.push(line);
         }
+    }
+    if n == 1 {
+        let named = if named {
+            Ok(())
+        } else {
+            Err("no set myname line".to_string())
+        };
+        checker.report(
+            "the engine names itself (set myname) by the first pong",
+            named,
+        );
     }
     let result = if stray.is_empty() {
         Ok(())

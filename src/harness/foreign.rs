@@ -174,21 +174,15 @@ impl NboardEngine {
         Ok(engine)
     }
 
+    /// `nboard 2`, `set depth`, then a `ping`: engines name themselves (`set myname`) at
+    /// `nboard` (arbor) or at `set depth` (Edax); anything may come before the `pong`.
     fn handshake(&mut self) -> Result<(), EngineFailure> {
         self.process.send("nboard 2")?;
-        let deadline = Instant::now() + COMMAND_TIME;
-        loop {
-            let line = self.process.recv(deadline)?;
-            if line.starts_with("set myname") {
-                break;
-            }
-            self.expected(&line, "set myname")?;
-        }
         if let Some(depth) = self.depth {
             self.process
                 .send(&format!("set depth {}", depth.clamp(1, 60)))?;
         }
-        self.sync()
+        self.sync(true)
     }
 
     /// Lines NBoard engines may send at any time; anything else is an error.
@@ -204,8 +198,9 @@ impl NboardEngine {
         Err(self.process.violation(message))
     }
 
-    /// `ping n`, answered `pong n` once the engine has done everything before it.
-    fn sync(&mut self) -> Result<(), EngineFailure> {
+    /// `ping n`, answered `pong n` once the engine has done everything before it; only
+    /// lines NBoard allows may come first, unless `lenient` (at the start).
+    fn sync(&mut self, lenient: bool) -> Result<(), EngineFailure> {
         self.pings += 1;
         let expected = format!("pong {}", self.pings);
         self.process.send(&format!("ping {}", self.pings))?;
@@ -215,7 +210,7 @@ impl NboardEngine {
             if line.trim() == expected {
                 return Ok(());
             }
-            if !line.starts_with("pong") {
+            if !lenient && !line.starts_with("pong") {
                 self.expected(&line, &expected)?;
             }
         }
@@ -264,7 +259,7 @@ impl EngineDriver for NboardEngine {
     fn new_game(&mut self, _game: &str, setup: &Setup) -> Result<(), EngineFailure> {
         self.process
             .send(&format!("set game {}", NboardEngine::ggf(setup)))?;
-        self.sync()
+        self.sync(false)
     }
 
     /// NBoard has no clock: the engine thinks as `set depth` (or its own settings) tell
@@ -274,7 +269,11 @@ impl EngineDriver for NboardEngine {
         loop {
             let line = self.process.recv(deadline)?;
             if let Some(answer) = line.strip_prefix("===") {
-                let mv = answer.trim().split('/').next().unwrap_or("").trim();
+                // `=== F5/eval/time`, or Edax's `=== f5 eval time`.
+                let mv = answer
+                    .split(|c: char| c == '/' || c.is_whitespace())
+                    .find(|word| !word.is_empty())
+                    .unwrap_or("");
                 return Ok(if mv.eq_ignore_ascii_case("pa") {
                     "pass".to_string()
                 } else {
