@@ -572,12 +572,25 @@ fn nboard(checker: &mut Checker) -> Result<(), Gone> {
     let _ = checker.game.play(&mv);
     checker.report(
         "go's === has a move, an eval and a time",
-        match answer.split('/').collect::<Vec<_>>().as_slice() {
+        // The GUI reads Edax's spaces as slashes.
+        match answer
+            .split(|c: char| c == '/' || c.is_whitespace())
+            .filter(|word| !word.is_empty())
+            .collect::<Vec<_>>()
+            .as_slice()
+        {
             [_, eval, time] if eval.parse::<f64>().is_ok() && time.parse::<f64>().is_ok() => Ok(()),
-            [mv] if !mv.trim().contains(char::is_whitespace) => Ok(()),
+            [_] => Ok(()),
             _ => Err(format!("{} is not move/eval/time", quote(&answer))),
         },
     );
+    // As the GUI does: the engine's own move, then the reply.
+    let own = if mv == "pass" {
+        "PA".to_string()
+    } else {
+        mv.to_ascii_uppercase()
+    };
+    checker.send(&format!("move {own}"))?;
     let reply = checker.some_move();
     checker.send(&format!("move {}", reply.to_ascii_uppercase()))?;
     let _ = checker.game.play(&reply);

@@ -216,6 +216,16 @@ impl NboardEngine {
         }
     }
 
+    /// `move F5` (`move PA` for a pass).
+    fn tell(&mut self, name: &str) -> Result<(), EngineFailure> {
+        let name = if name == "pass" {
+            "PA".to_string()
+        } else {
+            name.to_ascii_uppercase()
+        };
+        self.process.send(&format!("move {name}"))
+    }
+
     /// The game as GGF: the start (or the opening board) and the opening's moves.
     fn ggf(setup: &Setup) -> String {
         let (cells, side, moves) = match setup {
@@ -274,23 +284,22 @@ impl EngineDriver for NboardEngine {
                     .split(|c: char| c == '/' || c.is_whitespace())
                     .find(|word| !word.is_empty())
                     .unwrap_or("");
-                return Ok(if mv.eq_ignore_ascii_case("pa") {
+                let name = if mv.eq_ignore_ascii_case("pa") {
                     "pass".to_string()
                 } else {
                     mv.to_ascii_lowercase()
-                });
+                };
+                // The GUI plays every move through `move`, the engine's own too (Edax
+                // does not play it at `go`; arbor nboard has and ignores the echo).
+                self.tell(&name)?;
+                return Ok(name);
             }
             self.expected(&line, "===")?;
         }
     }
 
     fn opponent_moved(&mut self, text: &str) -> Result<(), EngineFailure> {
-        let name = if text == "pass" {
-            "PA".to_string()
-        } else {
-            text.to_ascii_uppercase()
-        };
-        self.process.send(&format!("move {name}"))
+        self.tell(text)
     }
 
     fn quit(&mut self) {
