@@ -6,6 +6,7 @@ use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 mod common;
+use common::glob;
 
 /// How long a reply may take before the test calls it a hang: a guard, not a timing check.
 const PATIENCE: Duration = Duration::from_secs(30);
@@ -297,25 +298,6 @@ fn garbage_changes_nothing() {
         assert!(["D3", "C4", "E6", "F7"].contains(&check_search_line(&line).as_str()));
     }
     engine.finish();
-}
-
-/// `...` in an expected line stands for any text.
-fn glob(pattern: &str, line: &str) -> bool {
-    let mut parts = pattern.split("...");
-    let Some(mut rest) = line.strip_prefix(parts.next().unwrap_or("")) else {
-        return false;
-    };
-    let parts: Vec<&str> = parts.collect();
-    for (index, part) in parts.iter().enumerate() {
-        if index + 1 == parts.len() {
-            return rest.ends_with(part);
-        }
-        match rest.find(part) {
-            Some(at) => rest = &rest[at + part.len()..],
-            None => return false,
-        }
-    }
-    rest.is_empty()
 }
 
 #[test]

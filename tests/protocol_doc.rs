@@ -3,12 +3,14 @@
 //! Lines starting with `> ` are sent; the rest are the expected output. An expected line
 //! `  ...` stands for any number of lines, and `...` within a line for any text.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
+use std::io::Write;
+use std::process::Command;
 use std::time::Duration;
 
 use arbor::protocol::json::Message;
+
+mod common;
+use common::glob;
 
 struct Example {
     input: String,
@@ -56,28 +58,6 @@ fn matches(expected: &[String], actual: &[&str]) -> bool {
     }
 }
 
-/// Sends each example as one write and reads its replies before the next, so running
-/// commands in one example are not cut short by the next example's `stop`.
-/// `...` inside an expected line stands for any text (timings, speeds).
-fn glob(pattern: &str, line: &str) -> bool {
-    let mut parts = pattern.split("...");
-    let first = parts.next().unwrap_or("");
-    let Some(mut rest) = line.strip_prefix(first) else {
-        return false;
-    };
-    let parts: Vec<&str> = parts.collect();
-    for (index, part) in parts.iter().enumerate() {
-        if index + 1 == parts.len() {
-            return rest.ends_with(part);
-        }
-        match rest.find(part) {
-            Some(at) => rest = &rest[at + part.len()..],
-            None => return false,
-        }
-    }
-    rest.is_empty()
-}
-
 /// Whether an output line is a JSON reply; every JSON line must fit the schema.
 fn json_reply(line: &str) -> bool {
     if !line.starts_with('{') {
@@ -99,6 +79,8 @@ fn readme_transcripts_match_the_engine() {
 }
 
 /// Replays every example exchange of `file` (at least `at_least` of them) in one session.
+/// Each example is sent as one write and its replies are read before the next, so running
+/// commands in one example are not cut short by the next example's `stop`.
 fn replay(file: &str, at_least: usize) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
     let doc = std::fs::read_to_string(path).unwrap();
@@ -108,21 +90,9 @@ fn replay(file: &str, at_least: usize) {
         "only {} examples found in {file}",
         examples.len()
     );
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbor"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = BufReader::new(child.stdout.take().unwrap());
-    let (lines, received) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in stdout.lines() {
-            if lines.send(line.unwrap()).is_err() {
-                return;
-            }
-        }
-    });
+    let (mut child, stdin, received) =
+        common::spawn_lines(Command::new(env!("CARGO_BIN_EXE_arbor")));
+    let mut stdin = stdin.unwrap();
     for example in &examples {
         stdin.write_all(example.input.as_bytes()).unwrap();
         stdin.flush().unwrap();

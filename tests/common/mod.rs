@@ -26,3 +26,24 @@ pub fn spawn_lines(mut command: Command) -> (Child, Option<ChildStdin>, Receiver
     });
     (child, stdin, lines)
 }
+
+/// Whether `line` matches `pattern`, where `...` stands for any text (timings, speeds):
+/// how the documented example exchanges are compared with the engine's output.
+#[allow(dead_code)] // not every test binary replays documented examples
+pub fn glob(pattern: &str, line: &str) -> bool {
+    let mut parts = pattern.split("...");
+    let Some(mut rest) = line.strip_prefix(parts.next().unwrap_or("")) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    for (index, part) in parts.iter().enumerate() {
+        if index + 1 == parts.len() {
+            return rest.ends_with(part);
+        }
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.is_empty()
+}
