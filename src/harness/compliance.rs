@@ -234,14 +234,7 @@ fn native(checker: &mut Checker, variant: Variant) -> Result<(), Gone> {
     let quick = || Instant::now() + QUICK;
     if let Some(text) = exchange(checker, "ping is answered pong", "ping", true, quick())? {
         let check = "ping's reply is 'pong'";
-        checker.report(
-            check,
-            if text == "pong" {
-                Ok(())
-            } else {
-                Err(quote(&text))
-            },
-        );
+        checker.report(check, judged(text == "pong", &text));
     }
     exchange(checker, "ids are echoed", "17 ping", true, quick())?;
     exchange(
@@ -358,14 +351,7 @@ fn gtp(checker: &mut Checker) -> Result<(), Gone> {
         true,
         quick(),
     )? {
-        checker.report(
-            "protocol_version is 2",
-            if text == "2" {
-                Ok(())
-            } else {
-                Err(quote(&text))
-            },
-        );
+        checker.report("protocol_version is 2", judged(text == "2", &text));
     }
     if let Some(text) = exchange(checker, "name", "name", true, quick())? {
         checker.report(
@@ -404,11 +390,7 @@ fn gtp(checker: &mut Checker) -> Result<(), Gone> {
     )? {
         checker.report(
             "known_command genmove is true",
-            if text == "true" {
-                Ok(())
-            } else {
-                Err(quote(&text))
-            },
+            judged(text == "true", &text),
         );
     }
     if let Some(text) = exchange(
@@ -420,11 +402,7 @@ fn gtp(checker: &mut Checker) -> Result<(), Gone> {
     )? {
         checker.report(
             "known_command xyzzy is false",
-            if text == "false" {
-                Ok(())
-            } else {
-                Err(quote(&text))
-            },
+            judged(text == "false", &text),
         );
     }
     exchange(
@@ -701,14 +679,7 @@ fn gomocup(checker: &mut Checker, variant: Variant) -> Result<(), Gone> {
     let exact = matches!(variant, Variant::KInRow(config) if config.exact);
     checker.send(&format!("START {size}"))?;
     let answer = gomocup_answer(checker, quick())?;
-    checker.report(
-        "START is answered OK",
-        if answer == "OK" {
-            Ok(())
-        } else {
-            Err(quote(&answer))
-        },
-    );
+    checker.report("START is answered OK", judged(answer == "OK", &answer));
     for info in [
         format!("INFO rule {}", exact as u8),
         format!("INFO timeout_turn {}", MOVE_TIME.as_millis()),
@@ -737,21 +708,13 @@ fn gomocup(checker: &mut Checker, variant: Variant) -> Result<(), Gone> {
     let answer = gomocup_answer(checker, quick())?;
     checker.report(
         "TURN on an occupied point is an ERROR",
-        if answer.starts_with("ERROR") {
-            Ok(())
-        } else {
-            Err(quote(&answer))
-        },
+        judged(answer.starts_with("ERROR"), &answer),
     );
     checker.send("ABOUT")?;
     let answer = gomocup_answer(checker, quick())?;
     checker.report(
         "ABOUT gives name=\"...\"",
-        if answer.contains("name=\"") {
-            Ok(())
-        } else {
-            Err(quote(&answer))
-        },
+        judged(answer.contains("name=\""), &answer),
     );
     // Silence is the deviation here, not the end of the script.
     checker.send("XYZZY")?;
@@ -772,14 +735,7 @@ fn gomocup(checker: &mut Checker, variant: Variant) -> Result<(), Gone> {
     );
     checker.send("RESTART")?;
     let answer = gomocup_answer(checker, quick())?;
-    checker.report(
-        "RESTART is answered OK",
-        if answer == "OK" {
-            Ok(())
-        } else {
-            Err(quote(&answer))
-        },
-    );
+    checker.report("RESTART is answered OK", judged(answer == "OK", &answer));
     // A position by BOARD: the brain's stone and the opponent's at the centre; its move.
     while checker.game.undo().is_ok() {}
     let centre = size / 2;
@@ -813,4 +769,9 @@ fn gtp_vertex(checker: &Checker, name: &str) -> String {
         }
         _ => name.to_ascii_uppercase(),
     }
+}
+
+/// A check's result: passed, or the deviation is the answer as it came.
+fn judged(passed: bool, answer: &str) -> Result<(), String> {
+    if passed { Ok(()) } else { Err(quote(answer)) }
 }
