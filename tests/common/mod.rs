@@ -7,12 +7,11 @@ use std::sync::mpsc::{self, Receiver};
 
 /// Starts `command` (stderr discarded); returns the child, its stdin and its lines.
 pub fn spawn_lines(mut command: Command) -> (Child, Option<ChildStdin>, Receiver<String>) {
-    let mut child = command
+    command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::null());
+    let mut child = spawn_retrying(&mut command);
     let stdin = child.stdin.take();
     let stdout = BufReader::new(child.stdout.take().unwrap());
     let (sender, lines) = mpsc::channel();
@@ -25,6 +24,24 @@ pub fn spawn_lines(mut command: Command) -> (Child, Option<ChildStdin>, Receiver
         }
     });
     (child, stdin, lines)
+}
+
+/// Spawns `command`, retrying while the kernel says "text file busy": a test that has just
+/// copied an executable can find its write descriptor still open in a child that another
+/// test thread forked at that moment and has not yet replaced by exec.
+pub fn spawn_retrying(command: &mut Command) -> Child {
+    let mut attempts = 0;
+    loop {
+        match command.spawn() {
+            Err(error)
+                if error.kind() == std::io::ErrorKind::ExecutableFileBusy && attempts < 50 =>
+            {
+                attempts += 1;
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            result => return result.unwrap(),
+        }
+    }
 }
 
 /// Whether `line` matches `pattern`, where `...` stands for any text (timings, speeds):
