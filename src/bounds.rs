@@ -16,6 +16,8 @@ pub const MAX_MOVES_TO_GO: u64 = 10_000;
 pub const MAX_PERFT_DEPTH: u32 = 60;
 /// Deepest fixed search (`set level`, `play --level`); 0 means the clock decides.
 pub const MAX_LEVEL: u32 = 60;
+/// Most search threads (`set threads`, `--threads`, Gomocup `INFO thread_num`).
+pub const MAX_THREADS: usize = 256;
 /// Largest memory budget for the engine's tables, MiB.
 pub const MAX_HASH_MB: usize = 1 << 20;
 /// Largest time kept back from every move for pipes and scheduling.
@@ -24,6 +26,19 @@ pub const MAX_MOVE_OVERHEAD: Duration = Duration::from_secs(10);
 pub const MAX_LINES: u64 = 1000;
 /// Shortest interval between an analysis's reports: a client is never flooded.
 pub const MIN_INTERVAL_MS: u64 = 10;
+
+/// A search thread count, 1 to [`MAX_THREADS`].
+pub fn threads(text: &str) -> Result<usize, String> {
+    number_in(text, 1, MAX_THREADS as u64, " threads").map(|n| n as usize)
+}
+
+/// The thread count of tools that use the whole machine by default (solve, play,
+/// analysis): the available cores, within the bounds.
+pub fn available_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, MAX_THREADS)
+}
 
 /// A non-negative decimal integer that fits in u64.
 pub fn number(text: &str) -> Result<u64, String> {

@@ -364,6 +364,7 @@ fn main() -> ExitCode {
                 player: cli.player,
                 seed: cli.seed,
                 hash_mb: cli.hash,
+                threads: 1,
                 move_overhead: overhead,
             };
             if io::IsTerminal::is_terminal(&io::stdin()) {

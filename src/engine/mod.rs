@@ -22,7 +22,7 @@ use rand::{RngCore, SeedableRng};
 use self::events::Event;
 use self::job::{JobKind, Outcome, Running};
 use self::session::{Session, Task, new_session};
-use crate::bounds::{MAX_HASH_MB, MAX_MOVE_OVERHEAD};
+use crate::bounds::{MAX_HASH_MB, MAX_MOVE_OVERHEAD, MAX_THREADS};
 use crate::game::roles::{Proof, ScoreValue};
 use crate::game::variant::Variant;
 use crate::game::{Move, Side};
@@ -68,6 +68,8 @@ pub struct Settings {
     pub seed: Option<u64>,
     /// Memory for all tables, MiB.
     pub hash_mb: usize,
+    /// Search threads (`set threads`).
+    pub threads: usize,
     /// Kept back from every move for pipes and scheduling.
     pub move_overhead: Duration,
 }
@@ -79,6 +81,7 @@ impl Default for Settings {
             player: PlayerKind::default(),
             seed: None,
             hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
         }
     }
@@ -137,7 +140,11 @@ impl Engine {
         memory::check_available(settings.hash_mb, 0)?;
         let (events, receiver) = mpsc::channel();
         let engine = Engine {
-            session: new_session(settings.variant, settings.hash_mb)?,
+            session: new_session(
+                settings.variant,
+                settings.hash_mb,
+                settings.threads.clamp(1, MAX_THREADS),
+            )?,
             player: settings.player,
             level: 0,
             move_overhead: settings.move_overhead.min(MAX_MOVE_OVERHEAD),
@@ -167,7 +174,7 @@ impl Engine {
         match variant {
             Some(variant) if variant != self.session.variant() => {
                 let megabytes = self.session.megabytes();
-                self.session = new_session(variant, megabytes)?;
+                self.session = new_session(variant, megabytes, self.session.threads())?;
             }
             _ => self.session.restart(),
         }
@@ -298,6 +305,20 @@ impl Engine {
             memory::check_available(megabytes, current)?;
             self.session.set_memory(megabytes)?;
         }
+        Ok(())
+    }
+
+    pub fn threads(&self) -> usize {
+        self.session.threads()
+    }
+
+    /// Searches with `threads` threads from the next job on; refused while one runs.
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+        self.ensure_idle()?;
+        if !(1..=MAX_THREADS).contains(&threads) {
+            return Err(format!("threads {threads} is outside 1..={MAX_THREADS}"));
+        }
+        self.session.set_threads(threads);
         Ok(())
     }
 

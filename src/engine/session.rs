@@ -35,6 +35,9 @@ pub(super) enum Task {
 pub(super) trait Session: Send {
     fn variant(&self) -> Variant;
     fn megabytes(&self) -> usize;
+    fn threads(&self) -> usize;
+    /// The search and the solver use `threads` threads from the next job on.
+    fn set_threads(&mut self, threads: usize);
     /// Resizes the tables to `megabytes` MiB; on error the old ones stay.
     fn set_memory(&mut self, megabytes: usize) -> Result<(), String>;
     fn clear_tables(&mut self);
@@ -74,12 +77,17 @@ pub(super) trait Session: Send {
 }
 
 /// A new session for `variant` with tables of `megabytes` MiB.
-pub(super) fn new_session(variant: Variant, megabytes: usize) -> Result<Box<dyn Session>, String> {
-    struct Build(Variant, usize);
+pub(super) fn new_session(
+    variant: Variant,
+    megabytes: usize,
+    threads: usize,
+) -> Result<Box<dyn Session>, String> {
+    struct Build(Variant, usize, usize);
     impl GameVisitor for Build {
         type Output = Result<Box<dyn Session>, String>;
         fn visit<G: SearchGame>(self, game: G) -> Self::Output {
-            let searcher = Searcher::new(&game, self.1)?;
+            let mut searcher = Searcher::new(&game, self.1)?;
+            searcher.set_threads(self.2);
             Ok(Box::new(GameSession {
                 variant: self.0,
                 start: game.clone(),
@@ -89,7 +97,7 @@ pub(super) fn new_session(variant: Variant, megabytes: usize) -> Result<Box<dyn 
             }))
         }
     }
-    variant.visit(Build(variant, megabytes))
+    variant.visit(Build(variant, megabytes, threads))
 }
 
 struct GameSession<G: SearchGame> {
@@ -105,12 +113,13 @@ impl<G: SearchGame> GameSession<G> {
     /// A searcher in working order: one a panicking job left behind is replaced.
     fn healthy_searcher(&mut self) -> Result<(), String> {
         if self.searcher.is_poisoned() {
-            let megabytes = self
-                .searcher
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .megabytes();
-            self.searcher = Arc::new(Mutex::new(Searcher::new(&self.game, megabytes)?));
+            let (megabytes, threads) = {
+                let old = self.locked();
+                (old.megabytes(), old.threads())
+            };
+            let mut searcher = Searcher::new(&self.game, megabytes)?;
+            searcher.set_threads(threads);
+            self.searcher = Arc::new(Mutex::new(searcher));
         }
         Ok(())
     }
@@ -132,9 +141,18 @@ impl<G: SearchGame> Session for GameSession<G> {
     fn set_memory(&mut self, megabytes: usize) -> Result<(), String> {
         // New tables are mapped lazily, so they fit beside the old ones, which stay
         // untouched if the new ones cannot be had.
-        let searcher = Searcher::new(&self.game, megabytes)?;
+        let mut searcher = Searcher::new(&self.game, megabytes)?;
+        searcher.set_threads(self.threads());
         self.searcher = Arc::new(Mutex::new(searcher));
         Ok(())
+    }
+
+    fn threads(&self) -> usize {
+        self.locked().threads()
+    }
+
+    fn set_threads(&mut self, threads: usize) {
+        self.locked().set_threads(threads);
     }
 
     fn clear_tables(&mut self) {

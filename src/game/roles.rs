@@ -182,6 +182,9 @@ pub trait Solve: Game {
     fn solver_table(&self, bytes: usize) -> Result<Self::SolverTable, String>;
     /// Empties the table (`clear hash`), touching all of its memory.
     fn clear_solver_table(table: &mut Self::SolverTable);
+    /// How many threads the exact solver may use (1 for a solver that has no
+    /// parallel search).
+    fn set_solver_threads(_table: &mut Self::SolverTable, _threads: usize) {}
     /// Whether this game and board size has an exact solver at all (the memory budget
     /// gives it a share only then).
     fn has_exact_solver(&self) -> bool {

@@ -61,6 +61,8 @@ pub struct Searcher<G: SearchGame> {
     tt: TranspositionTable,
     solver: G::SolverTable,
     megabytes: usize,
+    /// Threads the search and the solver use.
+    threads: usize,
     nodes: u64,
     start: Instant,
     stop: Stop,
@@ -92,6 +94,7 @@ impl<G: SearchGame> Searcher<G> {
             tt: TranspositionTable::try_new(table_mb)?,
             solver: game.solver_table(solver_bytes)?,
             megabytes: megabytes.max(1),
+            threads: 1,
             nodes: 0,
             start: Instant::now(),
             stop: Stop::never(),
@@ -113,6 +116,17 @@ impl<G: SearchGame> Searcher<G> {
     /// The memory budget the tables were made for, MiB.
     pub fn megabytes(&self) -> usize {
         self.megabytes
+    }
+
+    /// How many threads the search and the exact solver use.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Searches and solves with `threads` threads (at least one) from the next job on.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+        G::set_solver_threads(&mut self.solver, self.threads);
     }
 
     /// Forgets everything learnt: tables (touching all their memory), killers, history.
