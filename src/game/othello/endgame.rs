@@ -6,6 +6,7 @@
 //! `Game` trait, and allocates nothing while searching.
 
 use std::marker::PhantomData;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicU64, AtomicUsize, Ordering};
 
 use super::Rule;
 use super::bitboard::{ADJACENT, Squares, flips, legal_moves, neighbours, square_bit};
@@ -36,6 +37,12 @@ const SYMMETRY_MAX_DISCS: i32 = 16;
 const STOP_CHECK_NODES: u64 = 16_384;
 /// From this many empties on, stable discs bound the score.
 const STABILITY_MIN_EMPTIES: u32 = 7;
+/// With several threads, from this many empties on the moves after the first are
+/// shared out among the threads (young brothers wait).
+const SPLIT_MIN_EMPTIES: u32 = 12;
+/// From this many empties on, a search under a split point looks whether a sibling has
+/// already cut it off.
+const ABORT_CHECK_MIN_EMPTIES: u32 = 9;
 
 /// The final margin for `player` when the game ends with these discs.
 #[inline]
@@ -64,13 +71,144 @@ struct Entry {
     empties: u8,
 }
 
-/// Two entries in one cache line: a probe reads one line.
-#[derive(Clone, Copy, Default)]
-#[repr(C, align(64))]
-struct Bucket([Entry; 2]);
+impl Entry {
+    #[inline]
+    fn data(&self) -> u64 {
+        self.lower as u8 as u64
+            | (self.upper as u8 as u64) << 8
+            | (self.best as u64) << 16
+            | (self.empties as u64) << 24
+    }
+}
 
-// SAFETY: integers only; all zero is an empty entry (`empties` 0).
+/// One entry, shared by every thread without a lock: the key words are stored xored
+/// with the data word, so that an entry torn by two threads writing at once reads as a
+/// miss rather than as another position's bounds.
+#[derive(Default)]
+struct Slot {
+    player: AtomicU64,
+    opponent: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    #[inline]
+    fn load(&self) -> Entry {
+        let data = self.data.load(Ordering::Relaxed);
+        Entry {
+            player: self.player.load(Ordering::Relaxed) ^ data,
+            opponent: self.opponent.load(Ordering::Relaxed) ^ data,
+            lower: data as u8 as i8,
+            upper: (data >> 8) as u8 as i8,
+            best: (data >> 16) as u8,
+            empties: (data >> 24) as u8,
+        }
+    }
+
+    #[inline]
+    fn save(&self, entry: &Entry) {
+        let data = entry.data();
+        self.player.store(entry.player ^ data, Ordering::Relaxed);
+        self.opponent
+            .store(entry.opponent ^ data, Ordering::Relaxed);
+        self.data.store(data, Ordering::Relaxed);
+    }
+}
+
+/// Two entries in one cache line: a probe reads one line.
+#[derive(Default)]
+#[repr(C, align(64))]
+struct Bucket([Slot; 2]);
+
+// SAFETY: atomics only; all zero is an empty entry (`empties` 0).
 unsafe impl Zeroable for Bucket {}
+
+/// The solver's table of bounds, shared by its threads.
+struct Table {
+    buckets: ZeroedTable<Bucket>,
+}
+
+impl Table {
+    #[inline]
+    fn slot(&self, player: u64, opponent: u64) -> usize {
+        let key = (player.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ opponent.wrapping_mul(0xc2b2_ae3d_27d4_eb4f))
+        .rotate_left(29)
+        .wrapping_mul(0x1656_67b1_9e37_79f9);
+        ((key as u128 * self.buckets.len() as u128) >> 64) as usize
+    }
+
+    /// The entry of this position in the bucket at `slot`, if any.
+    #[inline]
+    fn probe(&self, slot: usize, player: u64, opponent: u64) -> Option<Entry> {
+        self.buckets[slot].0.iter().find_map(|slot| {
+            let entry = slot.load();
+            (entry.player == player && entry.opponent == opponent && entry.empties != 0)
+                .then_some(entry)
+        })
+    }
+
+    /// Stores over the same position, else over the bucket's entry with fewer empties
+    /// (less work lost), the second on a tie so that deep entries stay.
+    #[inline]
+    fn store(&self, slot: usize, entry: Entry) {
+        let bucket = &self.buckets[slot].0;
+        let (first, second) = (bucket[0].load(), bucket[1].load());
+        let index = if first.player == entry.player && first.opponent == entry.opponent {
+            0
+        } else if second.player == entry.player && second.opponent == entry.opponent {
+            1
+        } else if first.empties < second.empties {
+            0
+        } else {
+            1
+        };
+        bucket[index].save(&entry);
+    }
+
+    fn clear(&self) {
+        for slot in self.buckets.iter().flat_map(|bucket| &bucket.0) {
+            slot.save(&Entry::default());
+        }
+    }
+}
+
+/// What a solve reads and never changes: the board's squares, geometry and rule.
+#[derive(Clone, Copy)]
+struct Setup {
+    board: u64,
+    squares: i32,
+    size: usize,
+    quadrants: [u64; 4],
+    corners: u64,
+    symmetry_max_discs: i32,
+    order: OrderWeights,
+    misere: bool,
+    rule: Rule,
+}
+
+impl Setup {
+    fn new(board: u64, rule: Rule) -> Setup {
+        let size = board_size(board);
+        Setup {
+            board,
+            squares: board.count_ones() as i32,
+            size,
+            quadrants: quadrants(size),
+            corners: corners(size),
+            symmetry_max_discs: SYMMETRY_MAX_DISCS,
+            order: OrderWeights::of(size, rule),
+            misere: rule == Rule::Misere,
+            rule,
+        }
+    }
+
+    #[inline]
+    fn terminal(&self, player: u64, opponent: u64) -> i32 {
+        let margin = final_margin(player, opponent, self.squares);
+        if self.misere { -margin } else { margin }
+    }
+}
 
 /// What a solve has proven so far: `lower <= score <= upper`, and a move that reaches
 /// `lower` when `best` is set.
@@ -90,19 +228,13 @@ pub struct Solution {
 }
 
 pub struct Solver {
-    table: ZeroedTable<Bucket>,
+    table: Table,
     pub nodes: u64,
     /// What the last `solve` proved, kept when it was stopped.
     progress: Progress,
-    board: u64,
-    squares: i32,
-    size: usize,
-    quadrants: [u64; 4],
-    corners: u64,
-    symmetry_max_discs: i32,
-    order: OrderWeights,
-    misere: bool,
-    rule: Rule,
+    setup: Setup,
+    /// The threads beside the caller's that share out split points; `None` for one.
+    pool: Option<rayon::ThreadPool>,
 }
 
 impl Solver {
@@ -115,25 +247,41 @@ impl Solver {
     /// Like `new`, but an error instead of an abort when the memory cannot be had.
     pub fn try_new(bytes: usize) -> Result<Solver, String> {
         let buckets = bytes / std::mem::size_of::<Bucket>();
-        let table = ZeroedTable::new(buckets, "the endgame table")?;
+        let buckets = ZeroedTable::new(buckets, "the endgame table")?;
         Ok(Solver {
-            table,
+            table: Table { buckets },
             nodes: 0,
             progress: Progress {
                 lower: -64,
                 upper: 64,
                 best: None,
             },
-            board: !0,
-            squares: 64,
-            size: 8,
-            quadrants: quadrants(8),
-            corners: corners(8),
-            symmetry_max_discs: SYMMETRY_MAX_DISCS,
-            order: OrderWeights::of(8, Rule::Normal),
-            misere: false,
-            rule: Rule::Normal,
+            setup: Setup::new(!0, Rule::Normal),
+            pool: None,
         })
+    }
+
+    /// Solves with `threads` threads (at least one) from the next solve on.
+    pub fn set_threads(&mut self, threads: usize) {
+        if threads == self.threads() {
+            return;
+        }
+        self.pool = (threads > 1)
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .thread_name(|index| format!("arbor-solver-{index}"))
+                    .build()
+                    .map_err(|error| log::warn!("solver threads: {error}; solving with one"))
+                    .ok()
+            })
+            .flatten();
+    }
+
+    pub fn threads(&self) -> usize {
+        self.pool
+            .as_ref()
+            .map_or(1, |pool| pool.current_num_threads())
     }
 
     /// What the last solve proved, even if it was stopped.
@@ -144,11 +292,11 @@ impl Solver {
     /// Looks for mirror-image moves in every position, not only near the start.
     #[cfg(test)]
     fn check_symmetry_everywhere(&mut self) {
-        self.symmetry_max_discs = 64;
+        self.setup.symmetry_max_discs = 64;
     }
 
     pub fn clear(&mut self) {
-        self.table.fill(Bucket::default());
+        self.table.clear();
     }
 
     /// Solves the position exactly, or returns `None` once `stop` is raised.
@@ -280,31 +428,44 @@ impl Solver {
         beta: i32,
         stop: &Stop,
     ) -> Option<Solution> {
-        let misere = rule == Rule::Misere;
-        if board != self.board || misere != self.misere {
+        if board != self.setup.board || rule != self.setup.rule {
             // Entries hold scores for one board and rule.
             self.clear();
+            self.setup = Setup {
+                symmetry_max_discs: self.setup.symmetry_max_discs,
+                ..Setup::new(board, rule)
+            };
         }
-        self.board = board;
-        self.squares = board.count_ones() as i32;
-        self.size = board_size(board);
-        self.quadrants = quadrants(self.size);
-        self.corners = corners(self.size);
-        self.order = OrderWeights::of(self.size, rule);
-        self.misere = misere;
-        self.rule = rule;
         let empties = (board & !(player | opponent)).count_ones();
-        #[cfg(target_arch = "x86_64")]
-        if *USE_FAST {
-            let mut context = Context::<Fast>::new(self, stop);
-            // SAFETY: USE_FAST is only true on a CPU with every feature `Fast` enables.
-            let (score, best) = unsafe { context.root(player, opponent, alpha, beta, empties) };
-            return (!context.stopped).then_some(Solution { score, best });
-        }
-        self.root_portable(player, opponent, alpha, beta, empties, stop)
+        let counted = AtomicU64::new(self.nodes);
+        let root = Root {
+            table: &self.table,
+            setup: self.setup,
+            stop,
+            counted: &counted,
+            threads: self.threads(),
+        };
+        let solve = || {
+            #[cfg(target_arch = "x86_64")]
+            if *USE_FAST {
+                let mut context = Context::<Fast>::new(&root);
+                // SAFETY: USE_FAST is only true on a CPU with every feature `Fast` enables.
+                let (score, best) = unsafe { context.root(player, opponent, alpha, beta, empties) };
+                context.flush();
+                return (!context.stopped).then_some(Solution { score, best });
+            }
+            root_portable(&root, player, opponent, alpha, beta, empties)
+        };
+        let solution = match &self.pool {
+            Some(pool) => pool.install(solve),
+            None => solve(),
+        };
+        self.nodes = counted.load(Ordering::Relaxed);
+        solution
     }
 
     /// The root search compiled for any CPU.
+    #[cfg(test)]
     fn root_portable(
         &mut self,
         player: u64,
@@ -314,54 +475,33 @@ impl Solver {
         empties: u32,
         stop: &Stop,
     ) -> Option<Solution> {
-        let mut context = Context::<Portable>::new(self, stop);
-        let (score, best) = context.root(player, opponent, alpha, beta, empties);
-        (!context.stopped).then_some(Solution { score, best })
-    }
-
-    #[inline]
-    fn terminal(&self, player: u64, opponent: u64) -> i32 {
-        let margin = final_margin(player, opponent, self.squares);
-        if self.misere { -margin } else { margin }
-    }
-
-    #[inline]
-    fn slot(&self, player: u64, opponent: u64) -> usize {
-        let key = (player.wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            ^ opponent.wrapping_mul(0xc2b2_ae3d_27d4_eb4f))
-        .rotate_left(29)
-        .wrapping_mul(0x1656_67b1_9e37_79f9);
-        ((key as u128 * self.table.len() as u128) >> 64) as usize
-    }
-
-    /// The entry of this position in the bucket at `slot`, if any.
-    #[inline]
-    fn probe(&self, slot: usize, player: u64, opponent: u64) -> Option<Entry> {
-        self.table[slot]
-            .0
-            .iter()
-            .find(|entry| {
-                entry.player == player && entry.opponent == opponent && entry.empties != 0
-            })
-            .copied()
-    }
-
-    /// Stores over the same position, else over the bucket's entry with fewer empties
-    /// (less work lost), the second on a tie so that deep entries stay.
-    #[inline]
-    fn store(&mut self, slot: usize, entry: Entry) {
-        let bucket = &mut self.table[slot].0;
-        let index = if bucket[0].player == entry.player && bucket[0].opponent == entry.opponent {
-            0
-        } else if bucket[1].player == entry.player && bucket[1].opponent == entry.opponent {
-            1
-        } else if bucket[0].empties < bucket[1].empties {
-            0
-        } else {
-            1
+        let counted = AtomicU64::new(self.nodes);
+        let root = Root {
+            table: &self.table,
+            setup: self.setup,
+            stop,
+            counted: &counted,
+            threads: 1,
         };
-        bucket[index] = entry;
+        let solution = root_portable(&root, player, opponent, alpha, beta, empties);
+        self.nodes = counted.load(Ordering::Relaxed);
+        solution
     }
+}
+
+/// The root search compiled for any CPU.
+fn root_portable(
+    root: &Root,
+    player: u64,
+    opponent: u64,
+    alpha: i32,
+    beta: i32,
+    empties: u32,
+) -> Option<Solution> {
+    let mut context = Context::<Portable>::new(root);
+    let (score, best) = context.root(player, opponent, alpha, beta, empties);
+    context.flush();
+    (!context.stopped).then_some(Solution { score, best })
 }
 
 fn board_size(board: u64) -> usize {
@@ -431,10 +571,70 @@ fn quadrants(size: usize) -> [u64; 4] {
     quads
 }
 
-/// A solve under way; `I` is the instruction set its search was compiled for.
-struct Context<'a, I> {
-    solver: &'a mut Solver,
+/// What every thread of one solve shares.
+struct Root<'a> {
+    table: &'a Table,
+    setup: Setup,
     stop: &'a Stop,
+    /// Nodes of the solve, every thread's added as it goes (for the node limit).
+    counted: &'a AtomicU64,
+    threads: usize,
+}
+
+/// A node whose moves after the first are shared out among threads: each takes the
+/// next move not yet taken and searches it against the best score so far.
+struct SplitPoint<'a> {
+    /// The split point above, whose cutoff makes this one's work useless too.
+    parent: Option<&'a SplitPoint<'a>>,
+    /// The next move to hand out.
+    next: AtomicUsize,
+    alpha: AtomicI32,
+    beta: i32,
+    /// The best score and move so far, packed so that `fetch_max` keeps the best.
+    best: AtomicI64,
+    /// A move reached beta: the remaining moves need no search.
+    cutoff: AtomicBool,
+    /// A thread stopped before its move was searched (the solve's stop, or a cutoff
+    /// above): the node's result is unknown.
+    stopped: AtomicBool,
+}
+
+impl SplitPoint<'_> {
+    fn pack(score: i32, square: u8) -> i64 {
+        (score as i64) << 8 | square as i64
+    }
+
+    fn best(&self) -> (i32, u8) {
+        let best = self.best.load(Ordering::Relaxed);
+        ((best >> 8) as i32, best as u8)
+    }
+
+    /// Whether this split point or one above it has been cut off.
+    fn aborted(&self) -> bool {
+        let mut split = Some(self);
+        while let Some(point) = split {
+            if point.cutoff.load(Ordering::Relaxed) {
+                return true;
+            }
+            split = point.parent;
+        }
+        false
+    }
+}
+
+/// One thread's share of a solve; `I` is the instruction set its search was compiled
+/// for.
+struct Context<'a, I> {
+    table: &'a Table,
+    setup: Setup,
+    stop: &'a Stop,
+    counted: &'a AtomicU64,
+    threads: usize,
+    /// The split point this thread works under, if any.
+    split: Option<&'a SplitPoint<'a>>,
+    nodes: u64,
+    /// Nodes already added to `counted`.
+    flushed: u64,
     stopped: bool,
     /// The node count at which the stop is checked next.
     next_check: u64,
@@ -442,14 +642,56 @@ struct Context<'a, I> {
 }
 
 impl<'a, I> Context<'a, I> {
-    fn new(solver: &'a mut Solver, stop: &'a Stop) -> Context<'a, I> {
+    fn new(root: &Root<'a>) -> Context<'a, I> {
         Context {
-            solver,
-            stop,
+            table: root.table,
+            setup: root.setup,
+            stop: root.stop,
+            counted: root.counted,
+            threads: root.threads,
+            split: None,
+            nodes: 0,
+            flushed: 0,
             stopped: false,
             next_check: 0,
             isa: PhantomData,
         }
+    }
+
+    /// A context for a thread working under `split`.
+    fn fork<'b>(&self, split: &'b SplitPoint<'b>) -> Context<'b, I>
+    where
+        'a: 'b,
+    {
+        Context {
+            table: self.table,
+            setup: self.setup,
+            stop: self.stop,
+            counted: self.counted,
+            threads: self.threads,
+            split: Some(split),
+            nodes: 0,
+            flushed: 0,
+            stopped: false,
+            next_check: 0,
+            isa: PhantomData,
+        }
+    }
+
+    /// Adds the nodes not yet counted to the solve's count; returns the new total.
+    #[inline]
+    fn flush(&mut self) -> u64 {
+        let delta = self.nodes - self.flushed;
+        self.flushed = self.nodes;
+        self.counted.fetch_add(delta, Ordering::Relaxed) + delta
+    }
+
+    /// Counts the nodes and looks at the stop and at the split points above.
+    fn poll(&mut self) {
+        let total = self.flush();
+        let left = self.stop.node_limit().saturating_sub(total).max(1);
+        self.next_check = self.nodes + STOP_CHECK_NODES.min(left);
+        self.stopped |= self.stop.check(total) || self.split.is_some_and(|split| split.aborted());
     }
 }
 
@@ -492,10 +734,10 @@ impl Context<'_, $isa> {
         beta: i32,
         empties: u32,
     ) -> (i32, Option<usize>) {
-        let moves = legal_moves(player, opponent, self.solver.board);
+        let moves = legal_moves(player, opponent, self.setup.board);
         if moves == 0 {
-            let score = if legal_moves(opponent, player, self.solver.board) == 0 {
-                self.solver.terminal(player, opponent)
+            let score = if legal_moves(opponent, player, self.setup.board) == 0 {
+                self.setup.terminal(player, opponent)
             } else {
                 -self.search(opponent, player, -beta, -alpha, empties)
             };
@@ -523,7 +765,34 @@ impl Context<'_, $isa> {
     ) -> (i32, u8) {
         let mut best_score = i32::MIN;
         let mut best_move = list.moves[0].1;
-        for &(_, square, flipped) in &list.moves[..list.len] {
+        for (index, &(_, square, flipped)) in list.moves[..list.len].iter().enumerate() {
+            // Young brothers wait: once the first move has not cut off, the others are
+            // shared out among the threads.
+            if index > 0 && self.threads > 1 && empties >= SPLIT_MIN_EMPTIES && list.len - index > 1
+            {
+                let split = SplitPoint {
+                    parent: self.split,
+                    next: AtomicUsize::new(index),
+                    alpha: AtomicI32::new(alpha),
+                    beta,
+                    best: AtomicI64::new(SplitPoint::pack(best_score, best_move)),
+                    cutoff: AtomicBool::new(false),
+                    stopped: AtomicBool::new(false),
+                };
+                let helpers = (self.threads - 1).min(list.len - index - 1);
+                rayon::scope(|scope| {
+                    for _ in 0..helpers {
+                        let mut helper = self.fork(&split);
+                        let split = &split;
+                        scope.spawn(move |_| helper.share(split, player, opponent, list, empties));
+                    }
+                    self.fork(&split).share(&split, player, opponent, list, empties);
+                });
+                if !split.cutoff.load(Ordering::Relaxed) && split.stopped.load(Ordering::Relaxed) {
+                    self.stopped = true;
+                }
+                return split.best();
+            }
             let next_player = opponent ^ flipped;
             let next_opponent = player | flipped | square_bit(square as usize);
             let score = if best_score == i32::MIN {
@@ -553,6 +822,54 @@ impl Context<'_, $isa> {
         (best_score, best_move)
     }
 
+    /// This thread's share of a split point's moves: the next move not yet taken, until
+    /// none is left, one has cut off, or the solve stops.
+    $(#[$feature])?
+    fn share(
+        &mut self,
+        split: &SplitPoint,
+        player: u64,
+        opponent: u64,
+        list: &MoveList,
+        empties: u32,
+    ) {
+        let beta = split.beta;
+        loop {
+            if split.aborted() {
+                self.stopped = true;
+                break;
+            }
+            let index = split.next.fetch_add(1, Ordering::Relaxed);
+            if index >= list.len {
+                break;
+            }
+            let (_, square, flipped) = list.moves[index];
+            let next_player = opponent ^ flipped;
+            let next_opponent = player | flipped | square_bit(square as usize);
+            let alpha = split.alpha.load(Ordering::Relaxed);
+            let mut score =
+                -self.search(next_player, next_opponent, -alpha - 1, -alpha, empties - 1);
+            if score > alpha && score < beta && !self.stopped {
+                score = -self.search(next_player, next_opponent, -beta, -score, empties - 1);
+            }
+            if self.stopped {
+                break;
+            }
+            split.best.fetch_max(SplitPoint::pack(score, square), Ordering::Relaxed);
+            if score > alpha {
+                split.alpha.fetch_max(score, Ordering::Relaxed);
+                if score >= beta {
+                    split.cutoff.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+        }
+        if self.stopped {
+            split.stopped.store(true, Ordering::Relaxed);
+        }
+        self.flush();
+    }
+
     /// Negamax alpha-beta, fail-soft, with `empties` empty squares.
     $(#[$feature])?
     fn search(
@@ -566,19 +883,23 @@ impl Context<'_, $isa> {
         if empties <= FEW_EMPTIES {
             return self.search_few(player, opponent, alpha, beta, empties);
         }
-        self.solver.nodes += 1;
-        if self.solver.nodes >= self.next_check {
-            self.next_check = (self.solver.nodes + STOP_CHECK_NODES).min(self.stop.node_limit());
-            self.stopped |= self.stop.check(self.solver.nodes);
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.poll();
+        }
+        if empties >= ABORT_CHECK_MIN_EMPTIES
+            && let Some(split) = self.split
+        {
+            self.stopped |= split.aborted();
         }
         if self.stopped {
             return 0;
         }
-        let board = self.solver.board;
+        let board = self.setup.board;
         let moves = legal_moves(player, opponent, board);
         if moves == 0 {
             if legal_moves(opponent, player, board) == 0 {
-                return self.solver.terminal(player, opponent);
+                return self.setup.terminal(player, opponent);
             }
             return -self.search(opponent, player, -beta, -alpha, empties);
         }
@@ -586,11 +907,11 @@ impl Context<'_, $isa> {
         // ours at most), our own under misère. Stable discs are at most all the discs of
         // their colour, so test only when that could cut.
         if empties >= STABILITY_MIN_EMPTIES {
-            let capping = if self.solver.misere { player } else { opponent };
-            if alpha >= self.solver.squares - 2 * capping.count_ones() as i32 {
+            let capping = if self.setup.misere { player } else { opponent };
+            if alpha >= self.setup.squares - 2 * capping.count_ones() as i32 {
                 let others = player ^ opponent ^ capping;
                 let stable = stable_discs(capping, others, board).count_ones() as i32;
-                let ceiling = self.solver.squares - 2 * stable;
+                let ceiling = self.setup.squares - 2 * stable;
                 if ceiling <= alpha {
                     return ceiling;
                 }
@@ -601,8 +922,8 @@ impl Context<'_, $isa> {
         let mut slot = 0;
         let use_table = empties >= TABLE_MIN_EMPTIES;
         if use_table {
-            slot = self.solver.slot(player, opponent);
-            if let Some(entry) = self.solver.probe(slot, player, opponent) {
+            slot = self.table.slot(player, opponent);
+            if let Some(entry) = self.table.probe(slot, player, opponent) {
                 let (lower, upper) = (entry.lower as i32, entry.upper as i32);
                 if lower >= beta {
                     return lower;
@@ -626,8 +947,8 @@ impl Context<'_, $isa> {
             for &(_, square, flipped) in &list.moves[..list.len] {
                 let child_player = opponent ^ flipped;
                 let child_opponent = player | flipped | square_bit(square as usize);
-                let child_slot = self.solver.slot(child_player, child_opponent);
-                if let Some(entry) = self.solver.probe(child_slot, child_player, child_opponent) {
+                let child_slot = self.table.slot(child_player, child_opponent);
+                if let Some(entry) = self.table.probe(child_slot, child_player, child_opponent) {
                     let score = -(entry.upper as i32);
                     if score >= beta {
                         return score;
@@ -648,7 +969,7 @@ impl Context<'_, $isa> {
             } else {
                 (best_score, best_score)
             };
-            self.solver.store(
+            self.table.store(
                 slot,
                 Entry {
                     player,
@@ -676,12 +997,12 @@ impl Context<'_, $isa> {
             moves: [(0, 0, 0); 32],
             len: 0,
         };
-        let board = self.solver.board;
+        let board = self.setup.board;
         let empty = board & !(player | opponent);
         let odd_quadrants = self.odd_quadrants(empty);
-        let discs = self.solver.squares - empties as i32;
-        let moves = if discs <= self.solver.symmetry_max_discs {
-            let size = self.solver.size;
+        let discs = self.setup.squares - empties as i32;
+        let moves = if discs <= self.setup.symmetry_max_discs {
+            let size = self.setup.size;
             distinct_moves(moves, stabilizer(player, opponent, size), size)
         } else {
             moves
@@ -695,8 +1016,8 @@ impl Context<'_, $isa> {
                 // weights from runs on FFO #40-#44.
                 let replies = legal_moves(child_player, child_opponent, board);
                 let potential = (neighbours(child_opponent) & empty & !bit).count_ones() as i32;
-                let corners = self.solver.corners;
-                let order = self.solver.order;
+                let corners = self.setup.corners;
+                let order = self.setup.order;
                 let mut key = -order.reply * replies.count_ones() as i32
                     - order.corner_reply * (replies & corners).count_ones() as i32
                     + order.corner_taken * (bit & corners != 0) as i32
@@ -735,7 +1056,7 @@ impl Context<'_, $isa> {
     #[inline]
     $(#[$feature])?
     fn evaluate(&self, player: u64, opponent: u64) -> i32 {
-        evaluate_discs(player, opponent, self.solver.board, self.solver.rule)
+        evaluate_discs(player, opponent, self.setup.board, self.setup.rule)
     }
 
     /// Alpha-beta on the evaluation to `depth`, to order moves high in the tree.
@@ -744,11 +1065,11 @@ impl Context<'_, $isa> {
         if depth == 0 {
             return self.evaluate(player, opponent);
         }
-        let board = self.solver.board;
+        let board = self.setup.board;
         let moves = legal_moves(player, opponent, board);
         if moves == 0 {
             if legal_moves(opponent, player, board) == 0 {
-                return 100 * self.solver.terminal(player, opponent);
+                return 100 * self.setup.terminal(player, opponent);
             }
             return -self.shallow(opponent, player, depth, -beta, -alpha);
         }
@@ -780,7 +1101,7 @@ impl Context<'_, $isa> {
     $(#[$feature])?
     fn odd_quadrants(&self, empty: u64) -> u64 {
         let mut odd = 0;
-        for &quad in &self.solver.quadrants {
+        for &quad in &self.setup.quadrants {
             if (quad & empty).count_ones() & 1 == 1 {
                 odd |= quad;
             }
@@ -798,8 +1119,8 @@ impl Context<'_, $isa> {
         beta: i32,
         empties: u32,
     ) -> i32 {
-        self.solver.nodes += 1;
-        let empty = self.solver.board & !(player | opponent);
+        self.nodes += 1;
+        let empty = self.setup.board & !(player | opponent);
         if empties == 1 {
             return self.last_square(player, opponent, empty.trailing_zeros() as usize);
         }
@@ -840,7 +1161,7 @@ impl Context<'_, $isa> {
         {
             -self.search_few(opponent, player, -beta, -alpha, empties)
         } else {
-            self.solver.terminal(player, opponent)
+            self.setup.terminal(player, opponent)
         }
     }
 
@@ -856,7 +1177,7 @@ impl Context<'_, $isa> {
         };
         if flipped != 0 {
             return self
-                .solver
+                .setup
                 .terminal(player | flipped | bit, opponent ^ flipped);
         }
         let flipped = if adjacent & player != 0 {
@@ -866,10 +1187,10 @@ impl Context<'_, $isa> {
         };
         if flipped != 0 {
             return self
-                .solver
+                .setup
                 .terminal(player ^ flipped, opponent | flipped | bit);
         }
-        self.solver.terminal(player, opponent)
+        self.setup.terminal(player, opponent)
     }
 }
     };
@@ -1066,6 +1387,68 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Split points change the work, never the result: 2 and 4 threads give the
+    /// single thread's exact scores on every board size, under both rules.
+    #[test]
+    fn threads_give_the_same_exact_scores() {
+        let stop = Stop::never();
+        let mut single = Solver::new(1 << 20);
+        let mut parallel = [Solver::new(1 << 20), Solver::new(1 << 20)];
+        parallel[0].set_threads(2);
+        parallel[1].set_threads(4);
+        assert_eq!((parallel[0].threads(), parallel[1].threads()), (2, 4));
+        let mut checked = 0;
+        for (size, empties, count) in [(8, 15, 6), (6, 14, 6), (4, 12, 2)] {
+            for rule in [Rule::Normal, Rule::Misere] {
+                for seed in 0..count {
+                    let game = random_position(size, rule, empties, 100 + seed);
+                    let (p, o, board) = (game.player(), game.opponent(), game.board());
+                    let expected = single.solve(p, o, board, rule, &stop).unwrap();
+                    for solver in &mut parallel {
+                        let solution = solver.solve(p, o, board, rule, &stop).unwrap();
+                        assert_eq!(solution.score, expected.score, "{}", game.to_board_string());
+                        let mv = crate::game::Move::new(solution.best.unwrap() as u16);
+                        let mut after = game.clone();
+                        after.make(mv);
+                        let (p, o) = (after.player(), after.opponent());
+                        let reply = single.solve(p, o, board, rule, &stop).unwrap();
+                        assert_eq!(-reply.score, expected.score, "best move {mv:?}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 2 * 2 * (6 + 6 + 2));
+    }
+
+    /// Parallel solves stopped by a node limit at any point end cleanly with nothing
+    /// proven, and the solver solves exactly afterwards.
+    #[test]
+    fn stopped_parallel_solves_end_cleanly() {
+        let game = random_position(8, Rule::Normal, 16, 7);
+        let (p, o, board) = (game.player(), game.opponent(), game.board());
+        let mut solver = Solver::new(1 << 20);
+        solver.set_threads(3);
+        let expected = Solver::new(1 << 20)
+            .solve(p, o, board, Rule::Normal, &Stop::never())
+            .unwrap();
+        let mut stopped_early = 0;
+        for limit in (0..200).map(|i| 1 + i * 997) {
+            let stop = Stop::never().with_node_limit(limit);
+            solver.nodes = 0;
+            // What earlier solves left in the table may let a later one finish.
+            if let Some(solution) = solver.solve(p, o, board, Rule::Normal, &stop) {
+                assert_eq!(solution.score, expected.score, "{limit}");
+            } else {
+                stopped_early += 1;
+            }
+            assert!(solver.nodes < limit + 3 * STOP_CHECK_NODES, "{limit}");
+        }
+        assert!(stopped_early >= 20, "{stopped_early}");
+        let solution = solver.solve(p, o, board, Rule::Normal, &Stop::never());
+        assert_eq!(solution.unwrap().score, expected.score);
     }
 
     /// The two compilations of the search (for any CPU, and with the fast instructions

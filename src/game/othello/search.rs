@@ -66,6 +66,10 @@ impl Solve for Othello {
         table.clear();
     }
 
+    fn set_solver_threads(table: &mut Solver, threads: usize) {
+        table.set_threads(threads);
+    }
+
     fn has_exact_solver(&self) -> bool {
         true
     }
