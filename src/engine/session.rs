@@ -327,7 +327,7 @@ impl<G: SearchGame> Session for GameSession<G> {
                     let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
                     #[cfg(test)]
                     if player == PlayerKind::Panic {
-                        searcher.panic_at_node = 2;
+                        searcher.panic_at_node(2);
                     }
                     let result = searcher.think(&game, &limits, &time, &stop, &mut |report| {
                         let _ = events.send(Event::Report(report));

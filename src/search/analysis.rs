@@ -97,8 +97,8 @@ impl<G: SearchGame> Searcher<G> {
         stop: &Stop,
         reporter: Reporter,
     ) -> Report {
-        self.begin(stop);
-        self.progress = Some(Progress {
+        self.main.begin(stop);
+        self.main.progress = Some(Progress {
             reporter,
             interval: request.interval,
             next: Instant::now() + request.interval.unwrap_or_default(),
@@ -150,7 +150,7 @@ impl<G: SearchGame> Searcher<G> {
             .clamp(1, candidates.len());
         let mut depth = 0;
         if let Some(proof) = threat {
-            self.nodes += proof.nodes;
+            self.main.nodes += proof.nodes;
             let candidate = candidates
                 .iter_mut()
                 .find(|c| c.mv == proof.pv[0])
@@ -172,39 +172,43 @@ impl<G: SearchGame> Searcher<G> {
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1);
         let mut work = game.clone();
-        while depth < max_depth {
-            // Before solving, a short search orders the candidates.
-            if (depth > 0 && self.stopped) || (solvable && depth >= 4) {
-                break;
+        self.main.root_moves.clone_from(&moves);
+        self.with_helpers(game, max_depth, |this| {
+            while depth < max_depth {
+                // Before solving, a short search orders the candidates.
+                if (depth > 0 && this.main.stopped) || (solvable && depth >= 4) {
+                    break;
+                }
+                let next = depth + 1;
+                let Some(searched) = this.root_iteration(&mut work, next, &candidates, wanted)
+                else {
+                    break;
+                };
+                candidates = searched;
+                rank(&mut candidates);
+                depth = next;
+                let report = this.analysis_report(game, depth, &candidates, wanted);
+                this.emit(report);
+                if decided(&candidates[..wanted], depth) {
+                    break;
+                }
             }
-            let next = depth + 1;
-            let Some(searched) = self.root_iteration(&mut work, next, &candidates, wanted) else {
-                break;
-            };
-            candidates = searched;
-            rank(&mut candidates);
-            depth = next;
-            let report = self.analysis_report(game, depth, &candidates, wanted);
-            self.emit(report);
-            if decided(&candidates[..wanted], depth) {
-                break;
-            }
-        }
+        });
 
-        if solvable && !self.stopped {
+        if solvable && !self.main.stopped {
             self.solve_candidates(game, &mut candidates, wanted);
         }
-        let progress = self.progress.take();
+        let progress = self.main.progress.take();
         let mut last = progress
             .and_then(|progress| progress.last)
             .unwrap_or_else(|| self.analysis_report(game, depth, &candidates, wanted));
-        last.nodes = self.nodes;
-        last.elapsed = self.start.elapsed();
+        last.nodes = self.nodes();
+        last.elapsed = self.main.start.elapsed();
         last
     }
 
     fn emit(&mut self, report: Report) {
-        if let Some(progress) = &mut self.progress {
+        if let Some(progress) = &mut self.main.progress {
             progress.emit(report);
         }
     }
@@ -220,14 +224,14 @@ impl<G: SearchGame> Searcher<G> {
         // The first iteration always finishes: an analysis stopped at once still
         // answers with a score for every line.
         if depth == 1 {
-            let stop = std::mem::take(&mut self.stop);
-            let node_limit = std::mem::replace(&mut self.node_limit, u64::MAX);
-            let stopped = std::mem::replace(&mut self.stopped, false);
+            let stop = std::mem::take(&mut self.main.stop);
+            let node_limit = std::mem::replace(&mut self.main.node_limit, u64::MAX);
+            let stopped = std::mem::replace(&mut self.main.stopped, false);
             let searched = self.search_root_moves(game, 1, candidates, wanted);
-            self.stop = stop;
-            self.node_limit = node_limit;
-            self.stopped = stopped;
-            self.check_limits();
+            self.main.stop = stop;
+            self.main.node_limit = node_limit;
+            self.main.stopped = stopped;
+            self.main.check_limits();
             return searched;
         }
         self.search_root_moves(game, depth, candidates, wanted)
@@ -259,24 +263,24 @@ impl<G: SearchGame> Searcher<G> {
             let mv = candidate.mv;
             let undo = game.make(mv);
             let mut score = if floor == -INFINITY {
-                -self.pvs(game, depth - 1, -INFINITY, INFINITY, 1)
+                -self.main.pvs(game, depth - 1, -INFINITY, INFINITY, 1)
             } else {
-                -self.pvs(game, depth - 1, -floor - 1, -floor, 1)
+                -self.main.pvs(game, depth - 1, -floor - 1, -floor, 1)
             };
             let bound = if floor > -INFINITY && score <= floor {
                 Bound::Upper
             } else {
-                if floor > -INFINITY && !self.stopped {
-                    score = -self.pvs(game, depth - 1, -INFINITY, -floor, 1);
+                if floor > -INFINITY && !self.main.stopped {
+                    score = -self.main.pvs(game, depth - 1, -INFINITY, -floor, 1);
                 }
                 Bound::Exact
             };
             let mut pv = vec![mv];
-            if !self.stopped {
-                pv.extend(self.principal_variation(game, depth as usize - 1));
+            if !self.main.stopped {
+                pv.extend(self.main.principal_variation(game, depth as usize - 1));
             }
             game.unmake(mv, undo);
-            if self.stopped {
+            if self.main.stopped {
                 return None;
             }
             if bound == Bound::Exact {
@@ -310,17 +314,17 @@ impl<G: SearchGame> Searcher<G> {
                     Vec::new(),
                 )
             } else {
-                let stop = self.stop.narrowed(None, self.nodes);
+                let stop = self.main.stop.narrowed(None, self.nodes());
                 let Some(proof) = child.solve_exact(&mut self.solver, &stop) else {
                     break;
                 };
-                self.nodes += proof.nodes;
+                self.main.nodes += proof.nodes;
                 if !proof.is_exact() {
                     // Stopped: what was proven still bounds the move from above.
                     let upper = -win_from_node(proof.lower, 1);
                     let candidate = &mut candidates[index];
                     candidate.score = candidate.score.min(upper);
-                    self.stopped = true;
+                    self.main.stopped = true;
                     break;
                 }
                 (-win_from_node(proof.lower, 1), Bound::Exact, proof.pv)
@@ -333,7 +337,7 @@ impl<G: SearchGame> Searcher<G> {
             let mut ranked = candidates.to_vec();
             rank(&mut ranked);
             let report = self.analysis_report(game, size, &ranked, wanted);
-            let shown = self.progress.as_ref().and_then(|p| p.last.as_ref());
+            let shown = self.main.progress.as_ref().and_then(|p| p.last.as_ref());
             if shown.is_none_or(|last| last.lines != report.lines) {
                 self.emit(report);
             }
@@ -351,8 +355,8 @@ impl<G: SearchGame> Searcher<G> {
         let exact = candidates[..wanted].iter().all(|c| c.proof.is_some());
         Report {
             depth,
-            nodes: self.nodes,
-            elapsed: self.start.elapsed(),
+            nodes: self.nodes(),
+            elapsed: self.main.start.elapsed(),
             exact,
             lines: candidates[..wanted]
                 .iter()

@@ -9,17 +9,18 @@ pub mod analysis;
 pub mod report;
 pub mod time;
 pub mod tt;
+mod worker;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use self::analysis::Progress;
 use self::report::{Line, Report};
 use self::time::TimeManager;
-use self::tt::{Bound, TranspositionTable, TtEntry};
+use self::tt::{Bound, TranspositionTable};
+use self::worker::Worker;
 use crate::game::Move;
-use crate::game::roles::{
-    INFINITY, Proof, ProofKind, Score, SearchGame, WIN, WIN_BOUND, win_from_node, win_to_node,
-};
+use crate::game::roles::{Proof, ProofKind, Score, SearchGame, WIN, WIN_BOUND};
 use crate::limits::Limits;
 use crate::stop::Stop;
 
@@ -58,31 +59,14 @@ pub fn split_memory(megabytes: usize, has_exact_solver: bool) -> (usize, usize) 
 }
 
 pub struct Searcher<G: SearchGame> {
-    tt: TranspositionTable,
+    /// The main thread's search: iterative deepening, reports, the move played.
+    main: Worker,
+    /// The other threads' searches (lazy SMP), kept with their move-ordering memory.
+    helpers: Vec<Worker>,
     solver: G::SolverTable,
     megabytes: usize,
     /// Threads the search and the solver use.
     threads: usize,
-    nodes: u64,
-    start: Instant,
-    stop: Stop,
-    node_limit: u64,
-    /// When the stop is next polled (quiescence nodes count too, so not every multiple).
-    next_check: u64,
-    stopped: bool,
-    buffers: Vec<Vec<Move>>,
-    killers: Vec<[Move; 2]>,
-    history: Vec<i32>,
-    keys: Vec<i32>,
-    /// The best root move of the iteration under way.
-    root_best: Move,
-    /// The moves searched at the root.
-    root_moves: Vec<Move>,
-    /// An analysis's interval reports.
-    progress: Option<Progress>,
-    /// Tests make the search panic at this node.
-    #[cfg(test)]
-    pub(crate) panic_at_node: u64,
 }
 
 impl<G: SearchGame> Searcher<G> {
@@ -91,25 +75,11 @@ impl<G: SearchGame> Searcher<G> {
     pub fn new(game: &G, megabytes: usize) -> Result<Searcher<G>, String> {
         let (table_mb, solver_bytes) = split_memory(megabytes, game.has_exact_solver());
         Ok(Searcher {
-            tt: TranspositionTable::try_new(table_mb)?,
+            main: Worker::new(Arc::new(TranspositionTable::try_new(table_mb)?)),
+            helpers: Vec::new(),
             solver: game.solver_table(solver_bytes)?,
             megabytes: megabytes.max(1),
             threads: 1,
-            nodes: 0,
-            start: Instant::now(),
-            stop: Stop::never(),
-            node_limit: u64::MAX,
-            next_check: 0,
-            stopped: false,
-            buffers: vec![Vec::new(); MAX_PLY + 1],
-            killers: vec![[Move::PASS; 2]; MAX_PLY + 1],
-            history: vec![0; 2 * (1 << 16)],
-            keys: Vec::new(),
-            root_best: Move::PASS,
-            root_moves: Vec::new(),
-            progress: None,
-            #[cfg(test)]
-            panic_at_node: u64::MAX,
         })
     }
 
@@ -127,14 +97,57 @@ impl<G: SearchGame> Searcher<G> {
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
         G::set_solver_threads(&mut self.solver, self.threads);
+        let tt = &self.main.tt;
+        self.helpers
+            .resize_with(self.threads - 1, || Worker::new(Arc::clone(tt)));
+    }
+
+    /// Makes the search panic at this node (tests of a failing job).
+    #[cfg(test)]
+    pub(crate) fn panic_at_node(&mut self, node: u64) {
+        self.main.panic_at_node = node;
+    }
+
+    /// Nodes of the current search: every thread's, and the solvers' once added.
+    fn nodes(&self) -> u64 {
+        self.main.total_nodes()
+    }
+
+    /// Runs `search` on this thread while the helpers search `game` beside it, sharing
+    /// the table, until it returns (lazy SMP); without helpers, just runs it.
+    fn with_helpers<R>(
+        &mut self,
+        game: &G,
+        max_depth: u32,
+        search: impl FnOnce(&mut Self) -> R,
+    ) -> R {
+        if self.helpers.is_empty() {
+            return search(self);
+        }
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let done = Arc::new(AtomicBool::new(false));
+        for helper in &mut helpers {
+            helper.follow(&self.main, &done);
+        }
+        let result = std::thread::scope(|scope| {
+            // Raised however `search` ends, so that the scope's join cannot wait forever.
+            let _done = RaiseOnDrop(&done);
+            for (index, helper) in helpers.iter_mut().enumerate() {
+                let game = game.clone();
+                scope.spawn(move || helper.help(game, max_depth, index));
+            }
+            search(self)
+        });
+        self.helpers = helpers;
+        result
     }
 
     /// Forgets everything learnt: tables (touching all their memory), killers, history.
     pub fn clear(&mut self) {
-        self.tt.clear();
+        self.main.tt.clear();
         G::clear_solver_table(&mut self.solver);
-        self.killers.fill([Move::PASS; 2]);
-        self.history.fill(0);
+        self.main.clear();
+        self.helpers.iter_mut().for_each(Worker::clear);
     }
 
     /// Chooses a move for an unfinished game within `limits` and the time `time` gives,
@@ -148,8 +161,8 @@ impl<G: SearchGame> Searcher<G> {
         stop: &Stop,
         report: &mut dyn FnMut(Report),
     ) -> SearchResult {
-        self.begin(stop);
-        self.start = time.start();
+        self.main.begin(stop);
+        self.main.start = time.start();
         let max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as u32 - 1)
@@ -161,7 +174,7 @@ impl<G: SearchGame> Searcher<G> {
             // Only a position the core refuses to search has no move: stay legal anyway.
             moves.push(Move::PASS);
         }
-        self.root_moves.clone_from(&moves);
+        self.main.root_moves.clone_from(&moves);
         let mut result = SearchResult {
             best: moves[0],
             score: 0,
@@ -176,12 +189,12 @@ impl<G: SearchGame> Searcher<G> {
         if limits.depth.is_none() && time.is_clocked() && game.has_threat_solver() {
             let threat_stop = stop.narrowed(time.threat_deadline(), 0);
             if let Some(proof) = game.threat_win(&threat_stop) {
-                self.nodes += proof.nodes;
+                self.main.nodes += proof.nodes;
                 debug_assert!(game.is_legal(proof.pv[0]));
                 return self.proven(game, &proof, proof.pv.len() as u32, report);
             }
         }
-        self.root_best = moves[0];
+        self.main.root_best = moves[0];
         let solve = limits.depth.is_none()
             && game
                 .exact_size()
@@ -202,11 +215,13 @@ impl<G: SearchGame> Searcher<G> {
                 time.may_start_iteration()
             }
         };
-        self.deepen(game, &mut iterations, &mut result, &mut may_deepen, report);
-        if solve && !self.stopped {
-            let solve_stop = stop.narrowed(time.solve_deadline(), self.nodes);
+        self.with_helpers(game, max_depth, |this| {
+            this.deepen(game, &mut iterations, &mut result, &mut may_deepen, report)
+        });
+        if solve && !self.main.stopped {
+            let solve_stop = stop.narrowed(time.solve_deadline(), self.nodes());
             if let Some(proof) = game.solve_exact(&mut self.solver, &solve_stop) {
-                self.nodes += proof.nodes;
+                self.main.nodes += proof.nodes;
                 // A proven win or draw beats the searched move; a bound below that does
                 // not (a proven loss says nothing about which move resists best).
                 if proof.best().is_some() && (proof.is_exact() || proof.lower >= 0) {
@@ -215,25 +230,15 @@ impl<G: SearchGame> Searcher<G> {
                 }
             }
             // The solve did not finish: the midgame search goes on with the time left.
-            if !stop.check(self.nodes) {
+            if !stop.check(self.nodes()) {
                 let mut may_deepen = |_| time.may_deepen_after_solve();
-                self.deepen(game, &mut iterations, &mut result, &mut may_deepen, report);
+                self.with_helpers(game, max_depth, |this| {
+                    this.deepen(game, &mut iterations, &mut result, &mut may_deepen, report)
+                });
             }
         }
-        result.nodes = self.nodes;
+        result.nodes = self.nodes();
         result
-    }
-
-    /// Resets the counters for a new search under `stop`; the tables age.
-    fn begin(&mut self, stop: &Stop) {
-        self.start = Instant::now();
-        self.nodes = 0;
-        self.next_check = 1024;
-        self.stopped = false;
-        self.stop = stop.clone();
-        self.node_limit = stop.node_limit().max(1);
-        self.tt.new_search();
-        self.history.iter_mut().for_each(|h| *h /= 8);
     }
 
     /// Iterative deepening from the last completed depth while `may_deepen(depth)`
@@ -252,21 +257,22 @@ impl<G: SearchGame> Searcher<G> {
                 break;
             }
             let next = it.depth + 1;
-            let score = self.aspiration(&mut it.work, next, it.score);
-            if self.stopped && next > 1 {
+            let score = self.main.aspiration(&mut it.work, next, it.score);
+            if self.main.stopped && next > 1 {
                 break;
             }
             it.depth = next;
             it.score = score;
-            if it.work.is_legal(self.root_best) {
-                result.best = self.root_best;
+            if it.work.is_legal(self.main.root_best) {
+                result.best = self.main.root_best;
             }
             result.score = score;
             result.depth = next;
-            let pv = self.principal_variation(&it.work, next as usize);
+            let pv = self.main.principal_variation(&it.work, next as usize);
             report(self.report(game, next, score, Bound::Exact, pv, None));
             // A win or loss within the depth searched: deeper iterations find the same.
-            if self.stopped || (score.abs() >= WIN_BOUND && WIN - score.abs() <= next as Score) {
+            if self.main.stopped || (score.abs() >= WIN_BOUND && WIN - score.abs() <= next as Score)
+            {
                 break;
             }
         }
@@ -286,7 +292,7 @@ impl<G: SearchGame> Searcher<G> {
             score: proof.lower,
             depth,
             exact: true,
-            nodes: self.nodes,
+            nodes: self.nodes(),
         }
     }
 
@@ -299,13 +305,13 @@ impl<G: SearchGame> Searcher<G> {
         stop: &Stop,
         report: &mut dyn FnMut(Report),
     ) -> Option<Proof> {
-        self.start = Instant::now();
+        self.main.start = Instant::now();
         let proof = match game.exact_size() {
             Some(_) => game.solve_exact(&mut self.solver, stop),
             None if game.has_threat_solver() => game.threat_win(stop),
             None => None,
         }?;
-        self.nodes = proof.nodes;
+        self.main.reset_nodes(proof.nodes);
         if !proof.pv.is_empty() {
             let depth = game.exact_size().unwrap_or(proof.pv.len() as u32);
             report(self.proof_report(game, depth, &proof));
@@ -337,8 +343,8 @@ impl<G: SearchGame> Searcher<G> {
     ) -> Report {
         Report {
             depth,
-            nodes: self.nodes,
-            elapsed: self.start.elapsed(),
+            nodes: self.nodes(),
+            elapsed: self.main.start.elapsed(),
             exact: proof.is_some(),
             lines: vec![Line {
                 score: game.score_value(score, proof.is_some()),
@@ -348,228 +354,14 @@ impl<G: SearchGame> Searcher<G> {
             }],
         }
     }
+}
 
-    fn aspiration(&mut self, game: &mut G, depth: u32, guess: Score) -> Score {
-        if depth <= 2 {
-            return self.pvs(game, depth, -INFINITY, INFINITY, 0);
-        }
-        let mut delta = 50;
-        let (mut alpha, mut beta) = (guess - delta, guess + delta);
-        loop {
-            let score = self.pvs(game, depth, alpha, beta, 0);
-            if self.stopped {
-                return score;
-            }
-            if score <= alpha {
-                alpha = (alpha - delta).max(-INFINITY);
-            } else if score >= beta {
-                beta = (beta + delta).min(INFINITY);
-            } else {
-                return score;
-            }
-            delta *= 3;
-        }
-    }
+/// Raises a flag when dropped, on every way out of a scope.
+struct RaiseOnDrop<'a>(&'a AtomicBool);
 
-    fn check_limits(&mut self) {
-        if self.stop.check(self.nodes) {
-            self.stopped = true;
-        }
-        if let Some(progress) = &mut self.progress {
-            progress.tick(self.nodes, self.start);
-        }
-    }
-
-    fn pvs(
-        &mut self,
-        game: &mut G,
-        depth: u32,
-        mut alpha: Score,
-        beta: Score,
-        ply: usize,
-    ) -> Score {
-        self.nodes += 1;
-        #[cfg(test)]
-        assert!(self.nodes != self.panic_at_node, "a test panic mid-search");
-        if self.nodes >= self.next_check || self.nodes >= self.node_limit {
-            self.next_check = self.nodes + 1024;
-            self.check_limits();
-        }
-        if self.stopped && ply > 0 {
-            return 0;
-        }
-        // Threats are searched out before the evaluation is trusted.
-        let depth = if depth == 0 && ply < MAX_PLY && game.must_answer() {
-            1
-        } else {
-            depth
-        };
-        if depth == 0 || ply >= MAX_PLY {
-            if game.outcome().is_some() {
-                return win_from_node(game.final_score(), ply);
-            }
-            return game.quiesce(alpha, beta, ply, &mut self.nodes);
-        }
-        let mut moves = std::mem::take(&mut self.buffers[ply]);
-        if ply == 0 {
-            moves.clone_from(&self.root_moves);
-        } else {
-            game.search_moves(&mut moves);
-        }
-        if moves.is_empty() {
-            self.buffers[ply] = moves;
-            return win_from_node(game.final_score(), ply);
-        }
-        let key = game.hash();
-        let mut tt_move = None;
-        if let Some(entry) = self.tt.probe(key) {
-            if moves.contains(&entry.best) {
-                tt_move = Some(entry.best);
-            }
-            let is_pv = beta - alpha > 1;
-            if ply > 0 && !is_pv && entry.depth as u32 >= depth {
-                let score = win_from_node(entry.score, ply);
-                let cut = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if cut {
-                    self.buffers[ply] = moves;
-                    return score;
-                }
-            }
-        }
-        self.order(game, &mut moves, tt_move, ply);
-        let side = game.side_to_move().index();
-        let original_alpha = alpha;
-        let mut best_score = -INFINITY;
-        let mut best_move = moves[0];
-        for (index, &mv) in moves.iter().enumerate() {
-            let reduction = if index > 0 && ply > 0 {
-                game.reduction(mv, index, depth).min(depth - 1)
-            } else {
-                0
-            };
-            let undo = game.make(mv);
-            let score = if index == 0 {
-                -self.pvs(game, depth - 1, -beta, -alpha, ply + 1)
-            } else {
-                let mut score = -self.pvs(game, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
-                // A reduced move that beats alpha is searched again at full depth.
-                if reduction > 0 && score > alpha && !self.stopped {
-                    score = -self.pvs(game, depth - 1, -alpha - 1, -alpha, ply + 1);
-                }
-                if score > alpha && score < beta && !self.stopped {
-                    score = -self.pvs(game, depth - 1, -beta, -alpha, ply + 1);
-                }
-                score
-            };
-            game.unmake(mv, undo);
-            if self.stopped {
-                break;
-            }
-            if score > best_score {
-                best_score = score;
-                best_move = mv;
-                if ply == 0 {
-                    self.root_best = mv;
-                }
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        if !mv.is_pass() {
-                            let killers = &mut self.killers[ply];
-                            if killers[0] != mv {
-                                killers[1] = killers[0];
-                                killers[0] = mv;
-                            }
-                            self.history[side << 16 | mv.square()] += (depth * depth) as i32;
-                        }
-                        break;
-                    }
-                }
-            }
-        }
-        self.buffers[ply] = moves;
-        if self.stopped {
-            // Only a root move fully searched before the stop counts.
-            return if best_score == -INFINITY {
-                0
-            } else {
-                best_score
-            };
-        }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score <= original_alpha {
-            Bound::Upper
-        } else {
-            Bound::Exact
-        };
-        self.tt.store(
-            key,
-            TtEntry {
-                best: best_move,
-                score: win_to_node(best_score, ply),
-                depth: depth.min(255) as u8,
-                bound,
-            },
-        );
-        best_score
-    }
-
-    fn order(&mut self, game: &G, moves: &mut [Move], tt_move: Option<Move>, ply: usize) {
-        if moves.len() < 2 {
-            return;
-        }
-        let side = game.side_to_move().index();
-        self.keys.clear();
-        for &mv in moves.iter() {
-            let key = if Some(mv) == tt_move {
-                i32::MAX
-            } else if mv.is_pass() {
-                0
-            } else {
-                let killer = if self.killers[ply][0] == mv {
-                    2_000_000
-                } else if self.killers[ply][1] == mv {
-                    1_000_000
-                } else {
-                    0
-                };
-                killer + game.order_key(mv) * 1000 + self.history[side << 16 | mv.square()].min(999)
-            };
-            self.keys.push(key);
-        }
-        // Insertion sort, highest key first: lists are short.
-        for i in 1..moves.len() {
-            let (mv, key) = (moves[i], self.keys[i]);
-            let mut j = i;
-            while j > 0 && self.keys[j - 1] < key {
-                moves[j] = moves[j - 1];
-                self.keys[j] = self.keys[j - 1];
-                j -= 1;
-            }
-            moves[j] = mv;
-            self.keys[j] = key;
-        }
-    }
-
-    fn principal_variation(&self, game: &G, max_len: usize) -> Vec<Move> {
-        let mut game = game.clone();
-        let mut pv = Vec::new();
-        while pv.len() < max_len {
-            let Some(entry) = self.tt.probe(game.hash()) else {
-                break;
-            };
-            if !game.is_legal(entry.best) {
-                break;
-            }
-            pv.push(entry.best);
-            game.make(entry.best);
-        }
-        pv
+impl Drop for RaiseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 
@@ -587,6 +379,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::game::Game;
     use crate::game::othello::{Othello, Rule};
+    use crate::game::roles::INFINITY;
     use rand::{Rng, SeedableRng};
     use std::time::Duration;
 
@@ -656,6 +449,93 @@ pub(crate) mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// With helper threads the search still answers a legal move at every depth and
+    /// stops on its node limit; a solve gives the single thread's exact score.
+    #[test]
+    fn helper_threads_answer_legal_moves_and_exact_solves() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(21);
+        for threads in [2, 4] {
+            for empties in [40, 30, 14] {
+                let mut game = Othello::new(8, Rule::Normal).unwrap();
+                let mut moves = Vec::new();
+                while game.empties().count_ones() > empties {
+                    game.generate_moves(&mut moves);
+                    game.make(moves[rng.random_range(0..moves.len())]);
+                    if game.outcome().is_some() {
+                        game = Othello::new(8, Rule::Normal).unwrap();
+                    }
+                }
+                let mut searcher = Searcher::new(&game, 4).unwrap();
+                searcher.set_threads(threads);
+                for depth in [1, 3, 6] {
+                    let limits = Limits {
+                        depth: Some(depth),
+                        ..Limits::default()
+                    };
+                    let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
+                    let result = searcher.think(&game, &limits, &time, &Stop::never(), &mut |_| {});
+                    assert!(game.is_legal(result.best) && result.depth == depth);
+                }
+                let stop = Stop::never().with_node_limit(20_000);
+                let limits = Limits {
+                    nodes: Some(20_000),
+                    ..Limits::default()
+                };
+                let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
+                let result = searcher.think(&game, &limits, &time, &stop, &mut |_| {});
+                assert!(game.is_legal(result.best));
+                assert!(
+                    result.nodes <= 20_000 + threads as u64 * 2048,
+                    "{}",
+                    result.nodes
+                );
+                if empties == 14 {
+                    let proof = searcher.solve(&game, &Stop::never(), &mut |_| {}).unwrap();
+                    let mut single = Searcher::new(&game, 4).unwrap();
+                    let expected = single.solve(&game, &Stop::never(), &mut |_| {}).unwrap();
+                    assert_eq!(proof.lower, expected.lower);
+                    assert!(proof.is_exact() && game.is_legal(proof.pv[0]));
+                }
+            }
+        }
+    }
+
+    /// Thousands of short parallel searches, stopped at once, by the clock or from
+    /// another thread, all end with a legal move and leave no thread behind.
+    #[test]
+    fn many_short_parallel_searches_end_cleanly() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let mut game = Othello::new(8, Rule::Normal).unwrap();
+        let mut searcher = Searcher::new(&game, 2).unwrap();
+        searcher.set_threads(3);
+        let mut moves = Vec::new();
+        for round in 0..2000u64 {
+            if game.outcome().is_some() || round % 50 == 0 {
+                game = Othello::new(8, Rule::Normal).unwrap();
+            }
+            let stop = Stop::never();
+            let raiser = stop.clone();
+            let wait = Duration::from_micros(rng.random_range(0..300));
+            let limits = Limits::default();
+            let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
+            let result = std::thread::scope(|scope| {
+                scope.spawn(move || {
+                    std::thread::sleep(wait);
+                    raiser.raise();
+                });
+                let stop = match round % 3 {
+                    0 => stop.clone(),
+                    1 => stop.clone().with_node_limit(rng.random_range(1..5000)),
+                    _ => stop.clone().with_deadline(Some(Instant::now() + wait)),
+                };
+                searcher.think(&game, &limits, &time, &stop, &mut |_| {})
+            });
+            assert!(game.is_legal(result.best), "round {round}");
+            game.generate_moves(&mut moves);
+            game.make(moves[rng.random_range(0..moves.len())]);
         }
     }
 
