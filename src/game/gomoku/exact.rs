@@ -1,6 +1,10 @@
 //! Exact solving of small boards (tic-tac-toe, 5x5 Gomoku): alpha-beta over every legal
 //! move with a transposition table. Only provably forced moves are pruned: a point that
-//! wins at once, or blocking the opponent's only winning point.
+//! wins at once, or blocking the opponent's only winning point. With several threads,
+//! the moves after the first are shared out among them (young brothers wait), and the
+//! table is shared without locks.
+
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicU64, AtomicUsize, Ordering};
 
 use super::Gomoku;
 use super::pattern::Threat;
@@ -9,77 +13,217 @@ use crate::game::{Game, Move};
 use crate::memory::{Zeroable, ZeroedTable};
 use crate::stop::Stop;
 
-/// 16 bytes, aligned so that no entry straddles two cache lines.
-#[derive(Clone, Copy, Default)]
+/// With several threads, from this many empty points on a node's moves after the first
+/// are shared out.
+const SPLIT_MIN_EMPTIES: u32 = 9;
+/// Nodes between two looks at the stop.
+const STOP_CHECK_NODES: u64 = 4096;
+
+/// One entry, 16 bytes: `check` is the key xored with `data`, so that an entry torn by
+/// two threads writing at once reads as a miss. `data`: the score in bits 0-31, the
+/// bound in 32-39 (0 for a free slot), the best move in 40-55.
+#[derive(Default)]
 #[repr(C, align(16))]
-struct Entry {
-    key: u64,
-    /// Distance-free: a win scores `WIN - plies from this node`.
-    score: Score,
-    bound: u8,
-    best: u16,
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
 }
 
-// SAFETY: integers only; all zero is an empty entry (`bound` 0).
-unsafe impl Zeroable for Entry {}
+// SAFETY: atomics only; all zero is a free slot (bound 0).
+unsafe impl Zeroable for Slot {}
 
 const LOWER: u8 = 1;
 const UPPER: u8 = 2;
 const EXACT: u8 = 3;
 
-/// The exact solver's table, kept from one solve to the next (entries are keyed by the
-/// whole position hash and hold distance-free scores).
-pub struct ExactTable(ZeroedTable<Entry>);
+#[derive(Clone, Copy)]
+struct Entry {
+    score: Score,
+    bound: u8,
+    best: Move,
+}
+
+pub struct ExactTable {
+    slots: ZeroedTable<Slot>,
+    /// The threads that share out split points; `None` for one.
+    pool: Option<rayon::ThreadPool>,
+}
 
 impl ExactTable {
-    /// A table of `bytes` (16 per entry, at least one entry), or an error when the
-    /// memory cannot be had.
     pub fn try_new(bytes: usize) -> Result<ExactTable, String> {
-        let entries = bytes / std::mem::size_of::<Entry>();
-        let table = ZeroedTable::new(entries, "the exact solver's table")?;
-        Ok(ExactTable(table))
+        let entries = bytes / std::mem::size_of::<Slot>();
+        let slots = ZeroedTable::new(entries, "the exact solver's table")?;
+        Ok(ExactTable { slots, pool: None })
     }
 
     pub fn clear(&mut self) {
-        self.0.fill(Entry::default());
+        for slot in self.slots.iter() {
+            slot.check.store(0, Ordering::Relaxed);
+            slot.data.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Solves with `threads` threads (at least one) from the next solve on.
+    pub fn set_threads(&mut self, threads: usize) {
+        if threads == self.threads() {
+            return;
+        }
+        self.pool = (threads > 1)
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .thread_name(|index| format!("arbor-exact-{index}"))
+                    .build()
+                    .map_err(|error| log::warn!("solver threads: {error}; solving with one"))
+                    .ok()
+            })
+            .flatten();
+    }
+
+    pub fn threads(&self) -> usize {
+        self.pool
+            .as_ref()
+            .map_or(1, |pool| pool.current_num_threads())
     }
 
     #[inline]
-    fn slot(&self, key: u64) -> usize {
-        ((key as u128 * self.0.len() as u128) >> 64) as usize
+    fn slot(&self, key: u64) -> &Slot {
+        &self.slots[((key as u128 * self.slots.len() as u128) >> 64) as usize]
+    }
+
+    #[inline]
+    fn probe(&self, key: u64) -> Option<Entry> {
+        let slot = self.slot(key);
+        let data = slot.data.load(Ordering::Relaxed);
+        let bound = (data >> 32) as u8;
+        (bound != 0 && slot.check.load(Ordering::Relaxed) ^ data == key).then(|| Entry {
+            score: data as u32 as i32,
+            bound,
+            best: Move::from_bits((data >> 40) as u16),
+        })
+    }
+
+    #[inline]
+    fn store(&self, key: u64, entry: Entry) {
+        let data = entry.score as u32 as u64
+            | (entry.bound as u64) << 32
+            | (entry.best.to_bits() as u64) << 40;
+        let slot = self.slot(key);
+        slot.check.store(key ^ data, Ordering::Relaxed);
+        slot.data.store(data, Ordering::Relaxed);
     }
 }
 
-struct Solver<'a> {
-    table: &'a mut ExactTable,
-    nodes: u64,
+/// What every thread of one solve shares.
+struct Shared<'a> {
+    table: &'a ExactTable,
     stop: &'a Stop,
+    /// Every thread's nodes, as far as each has added them.
+    counted: AtomicU64,
+    threads: usize,
+}
+
+/// A node whose moves after the first are shared out among threads.
+struct SplitPoint<'a> {
+    /// The split point above, whose cutoff makes this one's work useless too.
+    parent: Option<&'a SplitPoint<'a>>,
+    next: AtomicUsize,
+    alpha: AtomicI32,
+    beta: Score,
+    /// The best score and move so far, packed so that `fetch_max` keeps the best.
+    best: AtomicI64,
+    cutoff: AtomicBool,
+    /// A thread stopped before its move was searched: the node's result is unknown.
+    stopped: AtomicBool,
+}
+
+impl SplitPoint<'_> {
+    fn pack(score: Score, mv: Move) -> i64 {
+        (score as i64) << 16 | mv.to_bits() as i64
+    }
+
+    fn best(&self) -> (Score, Move) {
+        let best = self.best.load(Ordering::Relaxed);
+        ((best >> 16) as Score, Move::from_bits(best as u16))
+    }
+
+    fn aborted(&self) -> bool {
+        let mut split = Some(self);
+        while let Some(point) = split {
+            if point.cutoff.load(Ordering::Relaxed) {
+                return true;
+            }
+            split = point.parent;
+        }
+        false
+    }
+}
+
+/// One thread's share of a solve.
+struct Solver<'a> {
+    shared: &'a Shared<'a>,
+    split: Option<&'a SplitPoint<'a>>,
+    nodes: u64,
+    flushed: u64,
+    next_check: u64,
     stopped: bool,
     buffers: Vec<Vec<Move>>,
 }
 
 pub(super) fn solve(game: &Gomoku, table: &mut ExactTable, stop: &Stop) -> Option<Proof> {
-    let mut solver = Solver {
+    let shared = Shared {
         table,
-        nodes: 0,
         stop,
-        stopped: false,
-        buffers: vec![Vec::new(); game.empties() as usize + 2],
+        counted: AtomicU64::new(0),
+        threads: table.threads(),
     };
-    let mut work = game.clone();
-    let score = solver.negamax(&mut work, -WIN - 1, WIN + 1, 0);
-    if solver.stopped {
-        return None;
-    }
-    let pv = solver.principal_variation(game);
-    Some(Proof::exact(score, pv, solver.nodes))
+    let run = || {
+        let mut solver = Solver::new(&shared, None, game);
+        let mut work = game.clone();
+        let score = solver.negamax(&mut work, -WIN - 1, WIN + 1, 0);
+        solver.flush();
+        (!solver.stopped).then_some(score)
+    };
+    let score = match &table.pool {
+        Some(pool) => pool.install(run),
+        None => run(),
+    }?;
+    let pv = principal_variation(table, game);
+    Some(Proof::exact(
+        score,
+        pv,
+        shared.counted.load(Ordering::Relaxed),
+    ))
 }
 
-impl Solver<'_> {
+impl<'a> Solver<'a> {
+    fn new(shared: &'a Shared<'a>, split: Option<&'a SplitPoint<'a>>, game: &Gomoku) -> Self {
+        Solver {
+            shared,
+            split,
+            nodes: 0,
+            flushed: 0,
+            next_check: 0,
+            stopped: false,
+            buffers: vec![Vec::new(); game.empties() as usize + 2],
+        }
+    }
+
+    fn flush(&mut self) -> u64 {
+        let delta = self.nodes - self.flushed;
+        self.flushed = self.nodes;
+        self.shared.counted.fetch_add(delta, Ordering::Relaxed) + delta
+    }
+
     fn negamax(&mut self, game: &mut Gomoku, mut alpha: Score, beta: Score, ply: usize) -> Score {
         self.nodes += 1;
-        if self.nodes & 4095 == 0 && self.stop.check(self.nodes) {
-            self.stopped = true;
+        if self.nodes >= self.next_check {
+            let total = self.flush();
+            self.next_check = self.nodes + STOP_CHECK_NODES;
+            self.stopped |= self.shared.stop.check(total);
+        }
+        if let Some(split) = self.split {
+            self.stopped |= split.aborted();
         }
         if self.stopped {
             return 0;
@@ -92,10 +236,9 @@ impl Solver<'_> {
             return WIN - 1;
         }
         let key = game.hash();
-        let slot = self.table.slot(key);
-        let entry = self.table.0[slot];
+        let table = self.shared.table;
         let mut tt_move = None;
-        if entry.key == key && entry.bound != 0 {
+        if let Some(entry) = table.probe(key) {
             let cut = match entry.bound {
                 EXACT => true,
                 LOWER => entry.score >= beta,
@@ -104,7 +247,7 @@ impl Solver<'_> {
             if cut {
                 return entry.score;
             }
-            tt_move = Some(Move::from_bits(entry.best));
+            tt_move = Some(entry.best);
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         let them = me.opponent();
@@ -127,9 +270,17 @@ impl Solver<'_> {
         let original_alpha = alpha;
         let mut best = -WIN - 1;
         let mut best_move = moves[0];
-        for &mv in moves.iter() {
+        for (index, &mv) in moves.iter().enumerate() {
+            if index > 0
+                && self.shared.threads > 1
+                && game.empties() >= SPLIT_MIN_EMPTIES
+                && moves.len() - index > 1
+            {
+                (best, best_move) =
+                    self.split_moves(game, &moves, index, alpha, beta, (best, best_move));
+                break;
+            }
             let undo = game.make(mv);
-            // The child's window and score, one ply further from the wins and losses.
             let child = self.negamax(game, -win_to_node(beta, 1), -win_to_node(alpha, 1), ply + 1);
             let score = -win_from_node(child, 1);
             game.unmake(mv, undo);
@@ -156,35 +307,118 @@ impl Solver<'_> {
         } else {
             EXACT
         };
-        self.table.0[slot] = Entry {
+        table.store(
             key,
-            score: best,
-            bound,
-            best: best_move.to_bits(),
-        };
+            Entry {
+                score: best,
+                bound,
+                best: best_move,
+            },
+        );
         best
     }
 
-    fn principal_variation(&self, game: &Gomoku) -> Vec<Move> {
-        let mut game = game.clone();
-        let mut pv = Vec::new();
-        while game.outcome().is_none() {
-            let me = game.side_to_move();
-            let mv = if game.threat_count(me, Threat::Five) > 0 {
-                let mut fives = Vec::new();
-                game.threat_fields(me, Threat::Five, &mut fives);
-                fives[0]
-            } else {
-                let entry = self.table.0[self.table.slot(game.hash())];
-                let mv = Move::from_bits(entry.best);
-                if entry.key != game.hash() || !game.is_legal(mv) {
+    /// Young brothers wait: `moves[index..]` searched by every thread of the pool, each
+    /// taking the next move not yet taken; the node's best score and move.
+    fn split_moves(
+        &mut self,
+        game: &Gomoku,
+        moves: &[Move],
+        index: usize,
+        alpha: Score,
+        beta: Score,
+        best: (Score, Move),
+    ) -> (Score, Move) {
+        let split = SplitPoint {
+            parent: self.split,
+            next: AtomicUsize::new(index),
+            alpha: AtomicI32::new(alpha),
+            beta,
+            best: AtomicI64::new(SplitPoint::pack(best.0, best.1)),
+            cutoff: AtomicBool::new(false),
+            stopped: AtomicBool::new(false),
+        };
+        let helpers = (self.shared.threads - 1).min(moves.len() - index - 1);
+        let shared = self.shared;
+        rayon::scope(|scope| {
+            for _ in 0..helpers {
+                let split = &split;
+                scope.spawn(move |_| {
+                    Solver::new(shared, Some(split), game).share(split, game, moves)
+                });
+            }
+            Solver::new(shared, Some(&split), game).share(&split, game, moves);
+        });
+        if !split.cutoff.load(Ordering::Relaxed) && split.stopped.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        split.best()
+    }
+
+    /// This thread's share of a split point's moves.
+    fn share(mut self, split: &SplitPoint, game: &Gomoku, moves: &[Move]) {
+        let mut work = game.clone();
+        loop {
+            if split.aborted() {
+                self.stopped = true;
+                break;
+            }
+            let index = split.next.fetch_add(1, Ordering::Relaxed);
+            let Some(&mv) = moves.get(index) else {
+                break;
+            };
+            let alpha = split.alpha.load(Ordering::Relaxed);
+            let undo = work.make(mv);
+            let child = self.negamax(
+                &mut work,
+                -win_to_node(split.beta, 1),
+                -win_to_node(alpha, 1),
+                1,
+            );
+            work.unmake(mv, undo);
+            if self.stopped {
+                break;
+            }
+            let score = -win_from_node(child, 1);
+            split
+                .best
+                .fetch_max(SplitPoint::pack(score, mv), Ordering::Relaxed);
+            if score > alpha {
+                split.alpha.fetch_max(score, Ordering::Relaxed);
+                if score >= split.beta {
+                    split.cutoff.store(true, Ordering::Relaxed);
                     break;
                 }
-                mv
-            };
-            pv.push(mv);
-            game.make(mv);
+            }
         }
-        pv
+        if self.stopped {
+            split.stopped.store(true, Ordering::Relaxed);
+        }
+        self.flush();
     }
+}
+
+/// The proven line, from the table: each move the best one stored for its position.
+fn principal_variation(table: &ExactTable, game: &Gomoku) -> Vec<Move> {
+    let mut game = game.clone();
+    let mut pv = Vec::new();
+    while game.outcome().is_none() {
+        let me = game.side_to_move();
+        let mv = if game.threat_count(me, Threat::Five) > 0 {
+            let mut fives = Vec::new();
+            game.threat_fields(me, Threat::Five, &mut fives);
+            fives[0]
+        } else {
+            let Some(entry) = table.probe(game.hash()) else {
+                break;
+            };
+            if !game.is_legal(entry.best) {
+                break;
+            }
+            entry.best
+        };
+        pv.push(mv);
+        game.make(mv);
+    }
+    pv
 }

@@ -379,6 +379,10 @@ impl Solve for Gomoku {
         table.clear();
     }
 
+    fn set_solver_threads(table: &mut ExactTable, threads: usize) {
+        table.set_threads(threads);
+    }
+
     fn has_exact_solver(&self) -> bool {
         self.size() * self.size() <= EXACT_POINTS && self.has_patterns()
     }

@@ -490,6 +490,51 @@ mod search {
         assert_eq!(winner(&line), Some(Some(Side::Black)));
     }
 
+    /// 2 and 4 threads give the single thread's exact values, and lines that reach them.
+    #[test]
+    fn threads_give_the_same_exact_values() {
+        let mut rng = StdRng::seed_from_u64(17);
+        for config in [
+            Config::tictactoe(4, 4),
+            Config::tictactoe(4, 3),
+            Config::tictactoe(3, 3),
+            Config::pente(5, Opening::Free),
+            Config::gomoku(5, false, Opening::Free),
+        ] {
+            for round in 0..4 {
+                let mut g = game(config);
+                let mut moves = Vec::new();
+                let opening = if round == 0 {
+                    0
+                } else {
+                    rng.random_range(2..8)
+                };
+                for _ in 0..opening {
+                    g.generate_moves(&mut moves);
+                    g.make(moves[rng.random_range(0..moves.len())]);
+                    if g.outcome().is_some() {
+                        break;
+                    }
+                }
+                if g.outcome().is_some() || g.exact_size().is_none_or(|size| size > 14) {
+                    continue;
+                }
+                let expected = solve(&g).lower;
+                for threads in [2, 4] {
+                    let mut table = g.solver_table(1 << 20).unwrap();
+                    Gomoku::set_solver_threads(&mut table, threads);
+                    let proof = g.solve_exact(&mut table, &Stop::never()).unwrap();
+                    assert_eq!(proof.lower, expected, "{threads} threads\n{}", g.diagram());
+                    let mut line = g.clone();
+                    for &mv in &proof.pv {
+                        assert!(line.is_legal(mv));
+                        line.make(mv);
+                    }
+                }
+            }
+        }
+    }
+
     /// The exact solver agrees with plain minimax on random small positions.
     #[test]
     fn exact_solver_equals_minimax() {
