@@ -82,6 +82,9 @@ fn bad_input_gets_an_error_and_changes_nothing() {
         b"set player wise".to_vec(),
         b"set seed -1".to_vec(),
         b"set hash 0".to_vec(),
+        b"set threads 0".to_vec(),
+        b"set threads 999".to_vec(),
+        b"set threads x".to_vec(),
         b"set level 61".to_vec(),
         b"set".to_vec(),
         b"undo 2".to_vec(),
@@ -326,6 +329,66 @@ fn end_of_input_still_answers_a_running_go() {
     );
 }
 
+#[test]
+fn set_threads_then_go_plays_and_bad_counts_are_refused() {
+    let replies = run(
+        b"set threads 2\ngo depth 4\nset threads 0\nset threads 999\nset threads x\nset threads\nset threads 256\nset threads 3\ngo depth 2\n",
+        9,
+    );
+    assert_eq!(replies[0], "=");
+    let moved = replies[1].lines().last().unwrap();
+    assert!(
+        ["= d3", "= c4", "= f5", "= e6"].contains(&moved),
+        "{replies:?}"
+    );
+    assert_eq!(replies[2], "? set threads: 0 threads is outside 1..=256");
+    assert_eq!(replies[3], "? set threads: 999 threads is outside 1..=256");
+    assert_eq!(
+        replies[4],
+        "? set threads: expected a non-negative integer, got 'x'"
+    );
+    assert_eq!(replies[5], "? set 'threads': missing value");
+    assert_eq!(replies[6], "=");
+    assert_eq!(replies[7], "=");
+    // White answers the move just played.
+    let answer = replies[8].lines().last().unwrap();
+    assert!(answer.starts_with("= "), "{replies:?}");
+}
+
+/// `set threads` sent while a `go` searches waits its turn, as every command but `stop`
+/// and `quit` does: the search goes on undisturbed, and the setting applies after it.
+#[test]
+fn set_threads_during_go_waits_and_the_search_goes_on() {
+    let mut child = spawn(&[]);
+    let lines = reader(&mut child);
+    let mut stdin = child.stdin.take().unwrap();
+    send(&mut stdin, "go movetime 600000");
+    std::thread::sleep(Duration::from_millis(200));
+    send(&mut stdin, "set threads 2");
+    // Still searching: no reply comes.
+    let quiet = Instant::now() + Duration::from_millis(500);
+    while let Some(left) = quiet.checked_duration_since(Instant::now()) {
+        match lines.recv_timeout(left) {
+            Ok(line) => assert!(line.starts_with("info "), "answered: {line}"),
+            Err(_) => break,
+        }
+    }
+    send(&mut stdin, "stop");
+    let moved = reply(&lines, HANG_GUARD);
+    assert!(
+        ["= d3", "= c4", "= f5", "= e6"].contains(&moved.as_str()),
+        "{moved}"
+    );
+    assert_eq!(reply(&lines, HANG_GUARD), "=", "set threads 2");
+    assert_eq!(reply(&lines, HANG_GUARD), "=", "stop");
+    send(&mut stdin, "go depth 3");
+    let answer = reply(&lines, HANG_GUARD);
+    assert!(answer.starts_with("= "), "{answer}");
+    send(&mut stdin, "quit");
+    assert_eq!(reply(&lines, HANG_GUARD), "=");
+    assert!(child.wait().unwrap().success());
+}
+
 /// Resident memory of a running process, MiB (Linux only).
 fn resident_mib(pid: u32) -> Option<f64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
@@ -416,6 +479,7 @@ fn analyze_ends_on_any_command_and_its_reply_comes_last() {
         ("status", "= playing black"),
         ("move d3", "="),
         ("frobnicate", "? unknown command 'frobnicate' (try help)"),
+        ("set threads 2", "="),
         ("stop", "="),
     ] {
         send(&mut stdin, "analyze infinite multipv 2 interval 20");

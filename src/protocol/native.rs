@@ -128,6 +128,12 @@ impl Native {
                     .set_hash(megabytes)
                     .map_err(|e| format!("set hash: {e}"))?;
             }
+            "threads" => {
+                let threads = bounds::threads(value).map_err(|e| format!("set threads: {e}"))?;
+                engine
+                    .set_threads(threads)
+                    .map_err(|e| format!("set threads: {e}"))?;
+            }
             "level" => {
                 engine.set_level(bounds::level(value).map_err(|e| format!("set level: {e}"))?)
             }
@@ -140,7 +146,7 @@ impl Native {
             }
             _ => {
                 return Err(format!(
-                    "unknown option {}: expected player, seed, hash, level, overhead or format",
+                    "unknown option {}: expected player, seed, hash, threads, level, overhead or format",
                     quote(name)
                 ));
             }
@@ -348,6 +354,7 @@ commands (see protocol.md):
   set player search|random|greedy
   set seed <n>
   set hash <MiB>              memory for all tables (default 128)
+  set threads <n>             search threads, 1 to 256 (default 1)
   set level <n>               fixed search depth for go, 0 = none
   set overhead <ms>           time kept back per move for pipes (default 20)
   set format text|json        replies and reports as text or JSON lines
@@ -440,6 +447,82 @@ mod tests {
             );
             assert_eq!(words.len(), 12 + depth + 1, "{info}");
         }
+    }
+
+    fn native() -> Native {
+        Native {
+            out: Box::new(Capture::default()),
+            job_id: None,
+            quitting: false,
+            json: false,
+            job_json: false,
+        }
+    }
+
+    #[test]
+    fn set_threads_takes_1_to_256_and_a_bad_value_changes_nothing() {
+        let settings = Settings {
+            hash_mb: 2,
+            ..Settings::default()
+        };
+        let (mut engine, _events) = Engine::new(&settings).unwrap();
+        let mut native = native();
+        assert_eq!(engine.threads(), 1);
+        assert_eq!(native.set(&mut engine, "threads", "3"), Ok(String::new()));
+        assert_eq!(engine.threads(), 3);
+        for (bad, message) in [
+            ("0", "set threads: 0 threads is outside 1..=256"),
+            ("257", "set threads: 257 threads is outside 1..=256"),
+            ("999", "set threads: 999 threads is outside 1..=256"),
+            ("x", "set threads: expected a non-negative integer, got 'x'"),
+            (
+                "-2",
+                "set threads: expected a non-negative integer, got '-2'",
+            ),
+        ] {
+            assert_eq!(
+                native.set(&mut engine, "threads", bad),
+                Err(message.to_string())
+            );
+            assert_eq!(engine.threads(), 3, "changed by set threads {bad}");
+        }
+        assert_eq!(native.set(&mut engine, "threads", "256"), Ok(String::new()));
+        assert_eq!(engine.threads(), 256);
+        // A new game of another variant keeps the setting.
+        assert_eq!(native.set(&mut engine, "threads", "2"), Ok(String::new()));
+        let gomoku = Variant::parse("gomoku", []).unwrap();
+        engine.new_game(Some(gomoku)).unwrap();
+        assert_eq!(engine.threads(), 2);
+    }
+
+    #[test]
+    fn set_threads_during_a_search_is_an_error_and_the_search_goes_on() {
+        let settings = Settings {
+            hash_mb: 2,
+            ..Settings::default()
+        };
+        let (mut engine, events) = Engine::new(&settings).unwrap();
+        let mut native = native();
+        let limits = crate::limits::Limits {
+            movetime: Some(std::time::Duration::from_secs(600)),
+            ..Default::default()
+        };
+        engine.go(limits, Instant::now(), true).unwrap();
+        assert_eq!(
+            native.set(&mut engine, "threads", "2"),
+            Err("set threads: busy: go is running".to_string())
+        );
+        assert!(engine.is_busy(), "the search was disturbed");
+        // (`Engine::threads` waits for the searcher a running job holds: ask after it.)
+        engine.stop();
+        let finished = engine.wait(&events, &mut |_, _| {});
+        assert!(
+            matches!(finished, Some(Finished::Played { .. })),
+            "{finished:?}"
+        );
+        assert_eq!(engine.threads(), 1, "changed by the refused set threads");
+        assert_eq!(native.set(&mut engine, "threads", "2"), Ok(String::new()));
+        assert_eq!(engine.threads(), 2);
     }
 
     #[test]
