@@ -31,6 +31,10 @@ struct Cli {
     /// Memory for all of the engine's tables in MiB (as `set hash`).
     #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = bounds::hash_mb)]
     hash: usize,
+    /// Search threads, 1 to 256 (as `set threads`); 1 by default, so that engines
+    /// sharing a machine (arenas, `arbor match --concurrency`) do not compete for cores.
+    #[arg(long, default_value_t = 1, value_parser = bounds::threads)]
+    threads: usize,
     /// Milliseconds kept back from every move for pipes and scheduling (as `set
     /// overhead`).
     #[arg(long, default_value_t = DEFAULT_MOVE_OVERHEAD.as_millis() as u64, value_parser = overhead_ms)]
@@ -56,29 +60,7 @@ enum Commands {
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Match(Box<MatchArgs>),
     /// Play against the engine (or another person) at the terminal.
-    Play {
-        #[command(flatten)]
-        game: GameArgs,
-        /// Your colour: black, white, both (two people) or none (watch the engine).
-        #[arg(long, default_value = "black")]
-        color: String,
-        /// A fixed search depth for the engine instead of its clock (1 to 60; 0: the clock).
-        #[arg(long, value_parser = bounds::level)]
-        level: Option<u32>,
-        /// The engine's clock for the whole game, in seconds.
-        #[arg(long, default_value = "300", value_parser = bounds::seconds)]
-        time: std::time::Duration,
-        /// Memory for the engine's tables, MiB.
-        #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = bounds::hash_mb)]
-        hash: usize,
-        /// Who plays for the engine: search, random or greedy.
-        #[arg(long, default_value = "search")]
-        player: PlayerKind,
-        /// Seed for the engine's random choices (repeatable games); default: from the
-        /// system.
-        #[arg(long, value_parser = bounds::number)]
-        seed: Option<u64>,
-    },
+    Play(PlayArgs),
     /// Fits the Othello evaluation weights by least squares and prints them.
     Tune {
         /// normal (labels from WTHOR games) or misere (labels from self-play).
@@ -125,6 +107,9 @@ enum Commands {
         /// Milliseconds kept back from every move for the manager's pipes and timing.
         #[arg(long, default_value_t = GOMOCUP_OVERHEAD_MS, value_parser = overhead_ms)]
         overhead: u64,
+        /// Search threads, 1 to 256, until the manager sends `INFO thread_num`.
+        #[arg(long, default_value_t = 1, value_parser = bounds::threads)]
+        threads: usize,
     },
     /// Speaks the NBoard protocol (version 2) on stdin/stdout: 8x8 Othello for the NBoard
     /// GUI (see protocol.md).
@@ -132,6 +117,9 @@ enum Commands {
         /// Memory for all tables, MiB.
         #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = bounds::hash_mb)]
         hash: usize,
+        /// Search threads, 1 to 256.
+        #[arg(long, default_value_t = 1, value_parser = bounds::threads)]
+        threads: usize,
     },
     /// A batch analysis engine: one JSON query per line on stdin (game, position, moves,
     /// turns, lines, limits), one JSON answer per analysed turn on stdout (see
@@ -140,6 +128,9 @@ enum Commands {
         /// Memory for all tables, MiB.
         #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = bounds::hash_mb)]
         hash: usize,
+        /// Search threads, 1 to 256; default: the machine's cores.
+        #[arg(long, default_value_t = bounds::available_threads(), value_parser = bounds::threads)]
+        threads: usize,
     },
     /// Reviews a game: every move's score against the best move's, the mistakes, and an
     /// SVG graph of the evaluation (GGF, an `arbor match --records` line, or a move list).
@@ -162,6 +153,9 @@ enum Commands {
         /// Memory for all tables, MiB.
         #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = bounds::hash_mb)]
         hash: usize,
+        /// Search threads, 1 to 256; default: the machine's cores.
+        #[arg(long, default_value_t = bounds::available_threads(), value_parser = bounds::threads)]
+        threads: usize,
     },
     /// Serves a board in the browser (play and analyse any game) and its JSON API (see
     /// protocol.md).
@@ -193,6 +187,9 @@ enum Commands {
         /// Seed for repeatable random choices; default: from the system.
         #[arg(long, value_parser = bounds::number)]
         seed: Option<u64>,
+        /// Search threads, 1 to 256.
+        #[arg(long, default_value_t = 1, value_parser = bounds::threads)]
+        threads: usize,
     },
     /// Solves every position of an OBF file exactly and checks the listed scores; with
     /// --jsonl, solves tasks read from stdin and writes one JSON result per line.
@@ -209,7 +206,38 @@ enum Commands {
         /// before each position).
         #[arg(long, default_value_t = 640, value_parser = bounds::hash_mb)]
         hash: usize,
+        /// Solver threads, 1 to 256; default: the machine's cores.
+        #[arg(long, default_value_t = bounds::available_threads(), value_parser = bounds::threads)]
+        threads: usize,
     },
+}
+
+#[derive(Args)]
+struct PlayArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Your colour: black, white, both (two people) or none (watch the engine).
+    #[arg(long, default_value = "black")]
+    color: String,
+    /// A fixed search depth for the engine instead of its clock (1 to 60; 0: the clock).
+    #[arg(long, value_parser = bounds::level)]
+    level: Option<u32>,
+    /// The engine's clock for the whole game, in seconds.
+    #[arg(long, default_value = "300", value_parser = bounds::seconds)]
+    time: std::time::Duration,
+    /// Memory for the engine's tables, MiB.
+    #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = bounds::hash_mb)]
+    hash: usize,
+    /// The engine's search threads, 1 to 256; default: the machine's cores.
+    #[arg(long, default_value_t = bounds::available_threads(), value_parser = bounds::threads)]
+    threads: usize,
+    /// Who plays for the engine: search, random or greedy.
+    #[arg(long, default_value = "search")]
+    player: PlayerKind,
+    /// Seed for the engine's random choices (repeatable games); default: from the
+    /// system.
+    #[arg(long, value_parser = bounds::number)]
+    seed: Option<u64>,
 }
 
 #[derive(Args)]
@@ -352,7 +380,7 @@ fn main() -> ExitCode {
             eprintln!("arbor (as a Gomocup brain): reading Gomocup commands: START 15, BEGIN, END");
         }
         let overhead = std::time::Duration::from_millis(GOMOCUP_OVERHEAD_MS);
-        protocol::gomocup::run(BufReader::new(io::stdin()), io::stdout(), overhead);
+        protocol::gomocup::run(BufReader::new(io::stdin()), io::stdout(), overhead, 1);
         return ExitCode::SUCCESS;
     }
     let cli = Cli::parse();
@@ -364,7 +392,7 @@ fn main() -> ExitCode {
                 player: cli.player,
                 seed: cli.seed,
                 hash_mb: cli.hash,
-                threads: 1,
+                threads: cli.threads,
                 move_overhead: overhead,
             };
             if io::IsTerminal::is_terminal(&io::stdin()) {
@@ -379,18 +407,26 @@ fn main() -> ExitCode {
         Some(Commands::Perft { game, depth }) => game
             .variant()
             .map(|variant| variant.visit(PerftReport { depth: *depth })),
-        Some(Commands::Solve { file, jsonl, hash }) => match file {
-            Some(file) if !jsonl => solve(file, *hash),
-            _ => arbor::cli::tasks::run(&mut io::stdin().lock(), &mut io::stdout(), *hash)
-                .map(|_| ()),
+        Some(Commands::Solve {
+            file,
+            jsonl,
+            hash,
+            threads,
+        }) => match file {
+            Some(file) if !jsonl => solve(file, *hash, *threads),
+            _ => {
+                arbor::cli::tasks::run(&mut io::stdin().lock(), &mut io::stdout(), *hash, *threads)
+                    .map(|_| ())
+            }
         },
-        Some(Commands::Analysis { hash }) => {
+        Some(Commands::Analysis { hash, threads }) => {
             if io::IsTerminal::is_terminal(&io::stdin()) {
                 eprintln!(
                     "arbor analysis: reading JSON queries, one per line (see protocol.md): {{\"id\":1,\"moves\":[\"f5\"]}}"
                 );
             }
-            arbor::cli::analysis::run(&mut io::stdin().lock(), &mut io::stdout(), *hash).map(|_| ())
+            arbor::cli::analysis::run(&mut io::stdin().lock(), &mut io::stdout(), *hash, *threads)
+                .map(|_| ())
         }
         Some(Commands::Review {
             file,
@@ -399,19 +435,33 @@ fn main() -> ExitCode {
             depth,
             svg,
             hash,
-        }) => review(file, game, *movetime, *depth, svg.as_deref(), *hash),
+            threads,
+        }) => review(
+            file,
+            game,
+            *movetime,
+            *depth,
+            svg.as_deref(),
+            *hash,
+            *threads,
+        ),
         Some(Commands::Bench) => arbor::cli::bench::run(&mut io::stdout()).map(|_| ()),
-        Some(Commands::Gomocup { overhead }) => {
+        Some(Commands::Gomocup { overhead, threads }) => {
             if io::IsTerminal::is_terminal(&io::stdin()) {
                 eprintln!(
                     "arbor gomocup: reading Gomocup commands (see protocol.md): START 15, BEGIN, END"
                 );
             }
             let overhead = std::time::Duration::from_millis(*overhead);
-            protocol::gomocup::run(BufReader::new(io::stdin()), io::stdout(), overhead);
+            protocol::gomocup::run(
+                BufReader::new(io::stdin()),
+                io::stdout(),
+                overhead,
+                *threads,
+            );
             Ok(())
         }
-        Some(Commands::Nboard { hash }) => {
+        Some(Commands::Nboard { hash, threads }) => {
             if io::IsTerminal::is_terminal(&io::stdin()) {
                 eprintln!(
                     "arbor nboard: reading NBoard commands (see protocol.md): nboard 2, go, hint 1"
@@ -419,12 +469,18 @@ fn main() -> ExitCode {
             }
             let settings = Settings {
                 hash_mb: *hash,
+                threads: *threads,
                 ..Settings::default()
             };
             protocol::nboard::run(BufReader::new(io::stdin()), io::stdout(), settings);
             Ok(())
         }
-        Some(Commands::Gtp { game, hash, seed }) => {
+        Some(Commands::Gtp {
+            game,
+            hash,
+            seed,
+            threads,
+        }) => {
             if io::IsTerminal::is_terminal(&io::stdin()) {
                 eprintln!(
                     "arbor gtp: reading GTP commands (see protocol.md): list_commands, genmove b"
@@ -433,6 +489,7 @@ fn main() -> ExitCode {
             let settings = Settings {
                 hash_mb: *hash,
                 seed: *seed,
+                threads: *threads,
                 ..Settings::default()
             };
             protocol::gtp::run(
@@ -477,15 +534,7 @@ fn main() -> ExitCode {
                 };
                 arbor::cli::puzzles::run_file(&text, limit, *verify, &mut io::stdout()).map(|_| ())
             }),
-        Some(Commands::Play {
-            game,
-            color,
-            level,
-            time,
-            hash,
-            player,
-            seed,
-        }) => play(game, color, *level, *time, *hash, *player, *seed),
+        Some(Commands::Play(args)) => play(args),
         Some(Commands::Tune {
             rule,
             wthor,
@@ -551,18 +600,10 @@ fn concurrency(text: &str) -> Result<usize, String> {
     bounds::number_in(text, 1, MAX_CONCURRENCY, "").map(|games| games as usize)
 }
 
-fn play(
-    game: &GameArgs,
-    color: &str,
-    level: Option<u32>,
-    time: std::time::Duration,
-    hash: usize,
-    player: PlayerKind,
-    seed: Option<u64>,
-) -> Result<(), String> {
+fn play(args: &PlayArgs) -> Result<(), String> {
     use arbor::cli::play::PlaySettings;
-    let level = level.filter(|&depth| depth > 0);
-    let humans = match color.to_ascii_lowercase().as_str() {
+    let level = args.level.filter(|&depth| depth > 0);
+    let humans = match args.color.to_ascii_lowercase().as_str() {
         "black" | "b" | "x" => [true, false],
         "white" | "w" | "o" => [false, true],
         "both" => [true, true],
@@ -570,22 +611,23 @@ fn play(
         _ => {
             return Err(format!(
                 "--color must be black, white, both or none, not {}",
-                arbor::text::quote(color)
+                arbor::text::quote(&args.color)
             ));
         }
     };
-    if time.is_zero() {
+    if args.time.is_zero() {
         return Err("--time must be more than 0 seconds".into());
     }
     let settings = PlaySettings {
         humans,
-        engine_time: level.is_none().then_some(time),
+        engine_time: level.is_none().then_some(args.time),
         depth: level,
-        hash_mb: hash,
-        player,
-        seed,
+        hash_mb: args.hash,
+        threads: args.threads,
+        player: args.player,
+        seed: args.seed,
     };
-    let variant = game.variant()?;
+    let variant = args.game.variant()?;
     arbor::cli::play::play(variant, settings, BufReader::new(io::stdin()), io::stdout())
 }
 
@@ -772,9 +814,9 @@ fn parse_sprt(words: &[String]) -> Result<arbor::harness::stats::Sprt, String> {
     arbor::harness::stats::Sprt::new(elo0, elo1, alpha, beta).map_err(|e| format!("--sprt: {e}"))
 }
 
-fn solve(file: &std::path::Path, hash: usize) -> Result<(), String> {
+fn solve(file: &std::path::Path, hash: usize, threads: usize) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let report = arbor::cli::solve::solve_file(&text, hash, &mut io::stdout())?;
+    let report = arbor::cli::solve::solve_file(&text, hash, threads, &mut io::stdout())?;
     if report.mismatches > 0 {
         return Err(format!(
             "{} scores disagree with {}",
@@ -819,6 +861,7 @@ fn review(
     depth: Option<u32>,
     svg: Option<&std::path::Path>,
     hash: usize,
+    threads: usize,
 ) -> Result<(), String> {
     use arbor::cli::review;
     let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
@@ -832,7 +875,7 @@ fn review(
     };
     let started = Instant::now();
     let total = record.moves.len();
-    let reviews = review::review(&record, &limits, hash, &mut |move_review| {
+    let reviews = review::review(&record, &limits, hash, threads, &mut |move_review| {
         eprint!("\rreviewed {}/{total}", move_review.ply);
     })?;
     eprintln!();

@@ -7,8 +7,13 @@ use std::process::{Command, Stdio};
 use serde_json::Value;
 
 fn answers(queries: &str) -> Vec<Value> {
+    answers_with(&[], queries)
+}
+
+fn answers_with(args: &[&str], queries: &str) -> Vec<Value> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_arbor"))
         .args(["analysis", "--hash", "16"])
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -127,5 +132,27 @@ fn progress_answers_come_before_the_final_one() {
         assert_eq!(answer["final"], false);
         assert_eq!(answer["turn"], 2);
         assert_eq!(answer["lines"].as_array().unwrap().len(), 3);
+    }
+}
+
+/// `--threads` as `arbor analysis` takes it: each turn gets its final answer.
+#[test]
+fn with_two_threads_every_turn_is_answered() {
+    let query = r#"{"id":1,"moves":["f5"],"turns":[0,1],"depth":4,"multipv":2}"#;
+    let answers = answers_with(&["--threads", "2"], query);
+    assert_eq!(answers.len(), 2, "{answers:#?}");
+    for (answer, (turn, legal)) in answers
+        .iter()
+        .zip([(0, ["d3", "c4", "f5", "e6"]), (1, ["d6", "f4", "f6", "-"])])
+    {
+        assert_eq!(answer["turn"], turn, "{answer}");
+        assert_eq!(answer["final"], true, "{answer}");
+        assert_eq!(answer["depth"], 4, "{answer}");
+        let lines = answer["lines"].as_array().unwrap();
+        assert_eq!(lines.len(), 2, "{answer}");
+        for line in lines {
+            let mv = line["move"].as_str().unwrap();
+            assert!(legal.contains(&mv), "{answer}");
+        }
     }
 }

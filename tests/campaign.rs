@@ -261,12 +261,24 @@ fn files_from_other_matches_and_broken_lines_are_refused() {
 }
 
 /// `arbor solve --jsonl`: a result line per task, in order, an error line for a bad one,
-/// and the stream goes on.
+/// and the stream goes on; with one thread or two, the same proven bounds.
 #[test]
 fn solve_tasks_from_stdin_answer_line_by_line() {
+    let one = solve_tasks("1");
+    let two = solve_tasks("2");
+    for (a, b) in one.iter().zip(&two) {
+        assert_eq!(
+            (&a["lower"], &a["upper"]),
+            (&b["lower"], &b["upper"]),
+            "{a} {b}"
+        );
+    }
+}
+
+fn solve_tasks(threads: &str) -> Vec<serde_json::Value> {
     use std::io::Write;
     let mut child = Command::new(ARBOR)
-        .args(["solve", "--jsonl", "--hash", "16"])
+        .args(["solve", "--jsonl", "--hash", "16", "--threads", threads])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -303,4 +315,5 @@ fn solve_tasks_from_stdin_answer_line_by_line() {
     assert!(results[2]["error"].is_null(), "{}", results[2]);
     assert_eq!(results[3]["depth"], 2, "{}", results[3]);
     assert!(results[3]["score"].is_number(), "{}", results[3]);
+    results
 }

@@ -140,6 +140,21 @@ fn quarry_starts_a_game_and_genmove_answers_in_time() {
     engine.finish();
 }
 
+/// `--threads` as `arbor gtp` takes it: a game starts and `genmove` answers legally.
+#[test]
+fn with_two_threads_genmove_answers() {
+    let mut engine = Engine::spawn(&["--threads", "2"]);
+    assert_eq!(engine.ok("time_settings 0 1 1"), "");
+    assert_eq!(engine.ok("play b d3"), "");
+    let legal = engine.ok("gogui-rules_legal_moves");
+    let played = engine.ok("genmove w");
+    assert!(
+        legal.split(' ').any(|m| m == played),
+        "{played} not in {legal}"
+    );
+    engine.finish();
+}
+
 #[test]
 fn ids_are_echoed_on_success_and_error() {
     let mut engine = Engine::spawn(&[]);

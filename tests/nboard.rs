@@ -35,8 +35,12 @@ struct Engine {
 
 impl Engine {
     fn spawn() -> Engine {
+        Engine::spawn_with(&[])
+    }
+
+    fn spawn_with(args: &[&str]) -> Engine {
         let mut command = Command::new(env!("CARGO_BIN_EXE_arbor"));
-        command.args(["nboard", "--hash", "16"]);
+        command.args(["nboard", "--hash", "16"]).args(args);
         let (child, stdin, lines) = common::spawn_lines(command);
         let mut engine = Engine {
             child,
@@ -184,6 +188,24 @@ fn a_mid_game_position_gets_hints_a_move_and_an_analysis() {
     assert_eq!(analysis[0].0, 4);
     engine.send("learn");
     assert_eq!(engine.next(), "learned");
+    engine.finish();
+}
+
+/// `--threads` as `arbor nboard` takes it: hints and a move as with one thread.
+#[test]
+fn with_two_threads_hint_and_go_answer() {
+    let mut engine = Engine::spawn_with(&["--threads", "2"]);
+    engine.send("set depth 3");
+    engine.send(&format!("set game {}", ggf(&format!("{START} *"), "B[F5]")));
+    assert!(engine.sync(1).is_empty());
+    let hints = engine.hint();
+    assert_eq!(hints.len(), 3, "one line per depth: {hints:?}");
+    for line in &hints {
+        let first = check_search_line(line);
+        assert!(["D6", "F4", "F6"].contains(&first.as_str()), "{line}");
+    }
+    let (played, _) = engine.go();
+    assert!(["D6", "F4", "F6"].contains(&played.as_str()), "{played}");
     engine.finish();
 }
 

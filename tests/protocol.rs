@@ -359,12 +359,12 @@ fn set_threads_then_go_plays_and_bad_counts_are_refused() {
 /// and `quit` does: the search goes on undisturbed, and the setting applies after it.
 #[test]
 fn set_threads_during_go_waits_and_the_search_goes_on() {
-    let mut child = spawn(&[]);
+    let mut child = spawn(&["--threads", "2"]);
     let lines = reader(&mut child);
     let mut stdin = child.stdin.take().unwrap();
     send(&mut stdin, "go movetime 600000");
     std::thread::sleep(Duration::from_millis(200));
-    send(&mut stdin, "set threads 2");
+    send(&mut stdin, "set threads 1");
     // Still searching: no reply comes.
     let quiet = Instant::now() + Duration::from_millis(500);
     while let Some(left) = quiet.checked_duration_since(Instant::now()) {
@@ -379,7 +379,7 @@ fn set_threads_during_go_waits_and_the_search_goes_on() {
         ["= d3", "= c4", "= f5", "= e6"].contains(&moved.as_str()),
         "{moved}"
     );
-    assert_eq!(reply(&lines, HANG_GUARD), "=", "set threads 2");
+    assert_eq!(reply(&lines, HANG_GUARD), "=", "set threads 1");
     assert_eq!(reply(&lines, HANG_GUARD), "=", "stop");
     send(&mut stdin, "go depth 3");
     let answer = reply(&lines, HANG_GUARD);

@@ -80,7 +80,7 @@ fn needs(name: &str, data: &str, test: fn(&str) -> Result<(), Failed>) -> Trial 
 
 fn ffo_1_to_19(text: &str) -> Result<(), Failed> {
     let mut out = Vec::new();
-    let report = solve_file(text, 20, &mut out)?;
+    let report = solve_file(text, 20, 1, &mut out)?;
     let out = String::from_utf8_lossy(&out);
     assert_eq!(report.positions, 19, "{out}");
     assert_eq!(report.mismatches, 0, "{out}");
@@ -201,7 +201,7 @@ fn ffo_20_to_36(text: &str) -> Result<(), Failed> {
         .map(|line| format!("{line}\n"))
         .collect();
     let mut out = Vec::new();
-    let report = solve_file(&text, 20, &mut out)?;
+    let report = solve_file(&text, 20, 1, &mut out)?;
     let out = String::from_utf8_lossy(&out);
     assert_eq!(report.positions, 17, "{out}");
     assert_eq!(report.mismatches, 0, "{out}");

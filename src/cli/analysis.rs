@@ -111,14 +111,17 @@ struct Batch<'a> {
     totals: AnalysisTotals,
 }
 
-/// Answers every query of `input` on `out`, with tables of `megabytes` MiB.
+/// Answers every query of `input` on `out`, with tables of `megabytes` MiB and `threads`
+/// search threads.
 pub fn run(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
     megabytes: usize,
+    threads: usize,
 ) -> Result<AnalysisTotals, String> {
     let settings = Settings {
         hash_mb: megabytes,
+        threads,
         ..Settings::default()
     };
     let (engine, events) = Engine::new(&settings)?;

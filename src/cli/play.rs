@@ -31,6 +31,8 @@ pub struct PlaySettings {
     pub depth: Option<u32>,
     /// Memory for the engine's tables, MiB.
     pub hash_mb: usize,
+    /// The engine's search threads.
+    pub threads: usize,
     /// Who plays for the engine (the search, or a baseline).
     pub player: PlayerKind,
     /// Seed for the engine's random choices; `None` seeds from the system.
@@ -47,6 +49,7 @@ pub fn play(
     let core_settings = Settings {
         variant,
         hash_mb: settings.hash_mb,
+        threads: settings.threads,
         player: settings.player,
         seed: settings.seed,
         ..Settings::default()
@@ -308,6 +311,7 @@ mod tests {
             engine_time: None,
             depth: Some(3),
             hash_mb: 1,
+            threads: 1,
             player,
             seed: Some(1),
         };

@@ -175,11 +175,13 @@ pub fn review(
     record: &Record,
     limits: &AnalysisOptions,
     hash_mb: usize,
+    threads: usize,
     progress: &mut dyn FnMut(&MoveReview),
 ) -> Result<Vec<MoveReview>, String> {
     let settings = Settings {
         variant: record.variant,
         hash_mb,
+        threads,
         ..Settings::default()
     };
     let (mut engine, events) = Engine::new(&settings)?;
@@ -500,7 +502,7 @@ mod tests {
             ..AnalysisOptions::default()
         };
         let mut heard = 0;
-        let reviews = review(&record, &limits, 4, &mut |_| heard += 1).unwrap();
+        let reviews = review(&record, &limits, 4, 1, &mut |_| heard += 1).unwrap();
         assert_eq!(reviews.len(), 5);
         assert_eq!(heard, 5);
         for review in &reviews {
@@ -519,7 +521,7 @@ mod tests {
         assert!(text.contains("black: 3 moves"), "{text}");
         let bad = parse_record("f5 a1", Variant::default()).unwrap();
         assert_eq!(
-            review(&bad, &limits, 4, &mut |_| {}).unwrap_err(),
+            review(&bad, &limits, 4, 1, &mut |_| {}).unwrap_err(),
             "move 2: illegal move a1 for white"
         );
     }

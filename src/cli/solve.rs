@@ -18,15 +18,17 @@ pub struct SuiteReport {
 }
 
 /// Solves each position with the engine core's solve (tables of `megabytes` MiB, emptied
-/// by a new game before each position so that every time stands alone), printing one line
-/// per position and a total line.
+/// by a new game before each position so that every time stands alone; `threads` search
+/// threads), printing one line per position and a total line.
 pub fn solve_file(
     text: &str,
     megabytes: usize,
+    threads: usize,
     out: &mut impl std::io::Write,
 ) -> Result<SuiteReport, String> {
     let settings = Settings {
         hash_mb: megabytes,
+        threads,
         ..Settings::default()
     };
     // Every line is checked before the first solve: a bad line late in a long file

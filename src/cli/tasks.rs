@@ -13,7 +13,7 @@ use crate::game::othello::endgame::Solver;
 use crate::game::othello::obf::parse_obf_line;
 use crate::game::othello::search::DISC;
 use crate::game::othello::{Othello, Rule};
-use crate::game::roles::Evaluate;
+use crate::game::roles::{Evaluate, Solve};
 use crate::game::{Game, Move, Side};
 use crate::limits::Limits;
 use crate::search::Searcher;
@@ -95,15 +95,18 @@ pub struct TasksReport {
 }
 
 /// Reads tasks from `input` until it ends and writes a result or an error line for each
-/// (blank and `%` lines are skipped). `megabytes` is the memory for the solver (three
-/// quarters) and the depth-limited search; tables are kept from task to task, which
-/// changes node counts and times, never results.
+/// (blank and `%` lines are skipped), solving and searching with `threads` threads.
+/// `megabytes` is the memory for the solver (three quarters) and the depth-limited
+/// search; tables are kept from task to task, which changes node counts and times, never
+/// results.
 pub fn run(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
     megabytes: usize,
+    threads: usize,
 ) -> Result<TasksReport, String> {
     let mut solver = Solver::try_new((megabytes - megabytes / 4) << 20)?;
+    Othello::set_solver_threads(&mut solver, threads);
     let mut searcher: Option<Searcher<Othello>> = None;
     let search_mb = (megabytes / 4).max(1);
     let mut report = TasksReport::default();
@@ -135,7 +138,14 @@ pub fn run(
                     Ok(None) => continue,
                     Ok(Some(task)) => {
                         result.id.clone_from(&task.id);
-                        solve_task(&task, &mut solver, &mut searcher, search_mb, &mut result)
+                        solve_task(
+                            &task,
+                            &mut solver,
+                            &mut searcher,
+                            search_mb,
+                            threads,
+                            &mut result,
+                        )
                     }
                     Err(error) => {
                         // An object's id is echoed even when the task is refused.
@@ -259,6 +269,7 @@ fn solve_task(
     solver: &mut Solver,
     searcher: &mut Option<Searcher<Othello>>,
     search_mb: usize,
+    threads: usize,
     result: &mut Answer,
 ) -> Result<(), String> {
     let game = &task.game;
@@ -302,7 +313,9 @@ fn solve_task(
         }
         Depth::Plies(depth) => {
             if searcher.is_none() {
-                *searcher = Some(Searcher::new(game, search_mb)?);
+                let mut made = Searcher::new(game, search_mb)?;
+                made.set_threads(threads);
+                *searcher = Some(made);
             }
             let searcher = searcher.as_mut().expect("made above");
             let limits = Limits {
@@ -338,7 +351,7 @@ mod tests {
 
     fn results(input: &str) -> Vec<Value> {
         let mut out = Vec::new();
-        run(&mut input.as_bytes(), &mut out, 4).unwrap();
+        run(&mut input.as_bytes(), &mut out, 4, 1).unwrap();
         String::from_utf8(out)
             .unwrap()
             .lines()

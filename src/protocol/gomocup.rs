@@ -37,13 +37,15 @@ const MAX_TABLE_MB: usize = 1024;
 
 /// Runs the brain until `END` or the end of input (a move being thought about at the end
 /// of input is still played). Protocol lines go to `output`, one per reply, flushed.
-/// `overhead` is kept back from every move once.
+/// `overhead` is kept back from every move once; the search uses `threads` threads until
+/// `INFO thread_num` says otherwise.
 pub fn run(
     input: impl BufRead + Send + 'static,
     output: impl Write + Send + 'static,
     overhead: Duration,
+    threads: usize,
 ) {
-    run_with(input, output, PlayerKind::Search, overhead);
+    run_with(input, output, PlayerKind::Search, overhead, threads);
 }
 
 fn run_with(
@@ -51,12 +53,14 @@ fn run_with(
     output: impl Write + Send + 'static,
     player: PlayerKind,
     overhead: Duration,
+    threads: usize,
 ) {
     let mut brain = Brain::new(Box::new(output));
     let settings = Settings {
         variant: Variant::KInRow(Config::gomoku(15, false, Opening::Free)),
         player,
         move_overhead: overhead,
+        threads,
         ..Settings::default()
     };
     match Engine::new(&settings) {
@@ -760,6 +764,7 @@ mod tests {
             capture.clone(),
             player,
             DEFAULT_MOVE_OVERHEAD,
+            1,
         );
         capture.text().lines().map(str::to_string).collect()
     }
