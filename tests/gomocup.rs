@@ -404,6 +404,41 @@ fn small_memory_and_fast_play() {
     brain.end();
 }
 
+/// `INFO thread_num` as managers send it: before `START`, out of range (clamped, no
+/// reply), while thinking (it waits for the move), and `--threads` on the command line.
+#[test]
+fn thread_num_before_and_during_a_game() {
+    for spawned in [Brain::spawn(), {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_arbor"));
+        command.args(["gomocup", "--threads", "2"]);
+        Brain::spawn_command(command)
+    }] {
+        let mut brain = spawned;
+        brain.send("INFO thread_num 2");
+        brain.start(15, 200);
+        let mut taken = HashSet::new();
+        for (x, y, info) in [
+            (7, 7, "INFO thread_num 0"),
+            (3, 3, "INFO thread_num 99999"),
+            (11, 4, "INFO thread_num 2"),
+        ] {
+            taken.insert((x, y));
+            brain.send(&format!("TURN {x},{y}"));
+            brain.send(info);
+            let reply = point(&brain.reply(), 15);
+            assert!(taken.insert(reply), "{reply:?} is occupied");
+        }
+        assert_eq!(
+            brain.ask("INFO thread_num many"),
+            "ERROR INFO thread_num: expected a number, not 'many'"
+        );
+        let reply = point(&brain.ask("TURN 0,14"), 15);
+        assert!(taken.insert(reply), "{reply:?} is occupied");
+        brain.assert_quiet(Duration::from_millis(100));
+        brain.end();
+    }
+}
+
 #[test]
 fn a_won_game_gets_an_error() {
     let mut brain = Brain::spawn();

@@ -10,6 +10,7 @@
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
+use crate::bounds::MAX_THREADS;
 use crate::engine::events::{self, Arrival, Flow, Frontend};
 use crate::engine::input::InputLine;
 use crate::engine::{DEFAULT_HASH_MB, Engine, Finished, Settings};
@@ -131,6 +132,12 @@ fn table_megabytes(max_memory: u64) -> usize {
     ((max_memory / 2) >> 20).clamp(1, MAX_TABLE_MB as u64) as usize
 }
 
+/// The search threads for `INFO thread_num`: managers send it whatever the brain, so a
+/// count out of range is clamped, not refused (0 or less: one thread).
+fn thread_count(thread_num: i64) -> usize {
+    thread_num.clamp(1, MAX_THREADS as i64) as usize
+}
+
 /// Which colour the brain has in a `BOARD` position: Black when it has as many stones as
 /// the opponent (Black moves first) or more, White when it has fewer.
 fn brain_side(own: usize, opponent: usize) -> Side {
@@ -236,6 +243,8 @@ struct Brain {
     clock: Clock,
     /// A table size `INFO max_memory` asked for while the brain was thinking.
     pending_memory: Option<usize>,
+    /// A thread count `INFO thread_num` asked for while the brain was thinking.
+    pending_threads: Option<usize>,
     /// When the move being thought about was asked for.
     thinking_since: Option<Instant>,
     board: Option<BoardInput>,
@@ -249,6 +258,7 @@ impl Brain {
             exact: false,
             clock: Clock::default(),
             pending_memory: None,
+            pending_threads: None,
             thinking_since: None,
             board: None,
         }
@@ -335,7 +345,7 @@ impl Brain {
             ],
         )
         .map_err(|e| e.to_string())?;
-        self.apply_memory(engine);
+        self.apply_pending(engine);
         engine.new_game(Some(variant))?;
         self.started = true;
         // A new match: the manager sends time_left again before the first move.
@@ -569,6 +579,7 @@ impl Brain {
                     | "timeout_match"
                     | "time_left"
                     | "max_memory"
+                    | "thread_num"
                     | "max_depth"
                     | "max_node"
                     | "rule"
@@ -578,7 +589,7 @@ impl Brain {
                     quote(value)
                 ));
             }
-            // game_type, evaluate, folder, thread_num and anything unknown.
+            // game_type, evaluate, folder and anything unknown.
             return;
         };
         match key.as_str() {
@@ -588,7 +599,13 @@ impl Brain {
             "max_memory" => {
                 self.pending_memory = Some(table_megabytes(number.max(0) as u64));
                 if !engine.is_busy() {
-                    self.apply_memory(engine);
+                    self.apply_pending(engine);
+                }
+            }
+            "thread_num" => {
+                self.pending_threads = Some(thread_count(number));
+                if !engine.is_busy() {
+                    self.apply_pending(engine);
                 }
             }
             "max_depth" => self.clock.max_depth = (number > 0).then(|| number.min(1000) as u32),
@@ -598,12 +615,19 @@ impl Brain {
         }
     }
 
-    /// `INFO` has no reply: a size that cannot be had leaves the tables as they are.
-    fn apply_memory(&mut self, engine: &mut Engine) {
+    /// Applies what `INFO max_memory` and `INFO thread_num` asked for (while thinking,
+    /// they wait for the move). `INFO` has no reply: a size that cannot be had leaves the
+    /// tables as they are.
+    fn apply_pending(&mut self, engine: &mut Engine) {
         if let Some(megabytes) = self.pending_memory.take()
             && let Err(reason) = engine.set_hash(megabytes)
         {
             log::warn!("gomocup: INFO max_memory: {reason}");
+        }
+        if let Some(threads) = self.pending_threads.take()
+            && let Err(reason) = engine.set_threads(threads)
+        {
+            log::warn!("gomocup: INFO thread_num: {reason}");
         }
     }
 
@@ -736,7 +760,7 @@ impl Frontend for Brain {
             }
             Err(reason) => self.error(&reason),
         }
-        self.apply_memory(engine);
+        self.apply_pending(engine);
         Flow::Continue
     }
 }
@@ -847,6 +871,55 @@ mod tests {
         };
         assert_eq!(fast.limits().depth, Some(FAST_DEPTH));
         assert_eq!(fast.limits().movetime, None);
+    }
+
+    #[test]
+    fn thread_num_is_clamped_to_the_bounds() {
+        assert_eq!(thread_count(2), 2);
+        assert_eq!(thread_count(0), 1);
+        assert_eq!(thread_count(-5), 1);
+        assert_eq!(thread_count(MAX_THREADS as i64), MAX_THREADS);
+        assert_eq!(thread_count(MAX_THREADS as i64 + 1), MAX_THREADS);
+        assert_eq!(thread_count(i64::MAX), MAX_THREADS);
+    }
+
+    #[test]
+    fn info_thread_num_sets_the_threads_and_waits_for_a_move_in_progress() {
+        let capture = Capture::default();
+        let mut brain = Brain::new(Box::new(capture.clone()));
+        let (mut engine, events) = Engine::new(&Settings {
+            variant: Variant::KInRow(Config::gomoku(15, false, Opening::Free)),
+            hash_mb: 1,
+            ..Settings::default()
+        })
+        .unwrap();
+        for (value, threads) in [("3", 3), ("0", 1), ("100000", MAX_THREADS), ("-2", 1)] {
+            brain.info(&mut engine, &format!("thread_num {value}"));
+            assert_eq!(engine.threads(), threads, "INFO thread_num {value}");
+        }
+        brain.info(&mut engine, "THREAD_NUM 2");
+        brain.info(&mut engine, "thread_num two");
+        assert_eq!(engine.threads(), 2);
+        assert_eq!(
+            capture.text(),
+            "ERROR INFO thread_num: expected a number, not 'two'\n"
+        );
+        // While the brain thinks the count waits for the move (the core refuses it then).
+        let limits = Limits {
+            movetime: Some(Duration::from_secs(600)),
+            ..Limits::default()
+        };
+        engine.go(limits, Instant::now(), true).unwrap();
+        brain.thinking_since = Some(Instant::now());
+        brain.info(&mut engine, "thread_num 4");
+        assert!(engine.is_busy(), "the search was disturbed");
+        engine.stop();
+        let finished = engine.wait(&events, &mut |_, _| {}).unwrap();
+        brain.finished(&mut engine, finished);
+        assert_eq!(engine.threads(), 4);
+        let lines = capture.text();
+        let mv = lines.lines().last().unwrap();
+        assert!(parse_point(mv, 15).is_ok(), "{lines}");
     }
 
     #[test]
