@@ -244,10 +244,14 @@ struct PlayArgs {
 struct MatchArgs {
     #[command(subcommand)]
     merge: Option<MatchCommand>,
-    /// An engine: `--engine name=NAME cmd="COMMAND ARGS" [proto=native|nboard|gtp|gomocup]`
-    /// (two or more).
+    /// An engine: `--engine name=NAME cmd="COMMAND ARGS" [proto=native|nboard|gtp|gomocup]
+    /// [threads=N]` (two or more).
     #[arg(long = "engine", num_args = 1.., action = clap::ArgAction::Append, required = true)]
     engines: Vec<String>,
+    /// Search threads for every native or Gomocup engine without a `threads=` of its own
+    /// (sent as `set threads N` / `INFO thread_num N`); default: none sent.
+    #[arg(long, value_parser = bounds::threads)]
+    threads: Option<usize>,
     #[command(flatten)]
     game: GameArgs,
     /// Seconds per side per game, with an optional increment: `300`, `60+1`, `0.5+0.05`.
@@ -654,29 +658,32 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
     })
     .map_err(|e| e.to_string())?;
     let variant = args.game.variant()?;
-    // Each `name=` starts an engine; its `cmd=` runs to the next `name=` (a word
-    // `proto=P` among them names its protocol).
-    let mut specs: Vec<(String, Option<String>)> = Vec::new();
+    // Each `name=` starts an engine; its `cmd=` runs to the next `name=` (the words
+    // `proto=P` and `threads=N` among them name its protocol and thread count).
+    let mut specs: Vec<(String, [Option<String>; 2])> = Vec::new();
     for word in &args.engines {
-        match specs.last_mut() {
-            Some((_, proto)) if word.starts_with("proto=") => {
-                if proto.is_some() {
+        let key = ["proto=", "threads="]
+            .iter()
+            .position(|key| word.starts_with(key));
+        match (specs.last_mut(), key) {
+            (Some((_, keyed)), Some(index)) => {
+                if keyed[index].is_some() {
                     return Err(format!(
                         "--engine: {} given twice",
                         arbor::text::quote(word)
                     ));
                 }
-                *proto = Some(word["proto=".len()..].to_string());
+                keyed[index] = word.split_once('=').map(|(_, value)| value.to_string());
             }
-            Some((spec, _)) if !word.starts_with("name=") => {
+            (Some((spec, _)), None) if !word.starts_with("name=") => {
                 spec.push(' ');
                 spec.push_str(word);
             }
-            _ => specs.push((word.clone(), None)),
+            _ => specs.push((word.clone(), [None, None])),
         }
     }
     let mut engines = Vec::new();
-    for (spec, proto) in specs {
+    for (spec, [proto, threads]) in specs {
         let proto = proto
             .as_deref()
             .map(arbor::harness::foreign::Proto::parse)
@@ -702,10 +709,17 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
                     arbor::text::quote(&spec)
                 )
             })?;
+        let threads = threads
+            .as_deref()
+            .map(bounds::threads)
+            .transpose()
+            .map_err(|e| format!("--engine {}: threads: {e}", arbor::text::quote(name)))?
+            .or(args.threads.filter(|_| proto.has_threads()));
         engines.push(EngineSpec {
             name: name.to_string(),
             command,
             proto,
+            threads,
         });
     }
     if args.compliance {

@@ -176,6 +176,9 @@ fn arbor_front_ends_play_whole_games_in_their_protocols() {
                 control[1],
                 "--random-openings",
                 "4",
+                // Sent to the native and Gomocup engines; GTP and NBoard have no command.
+                "--threads",
+                "2",
             ],
         );
         let games: Vec<&str> = outcome
@@ -188,6 +191,62 @@ fn arbor_front_ends_play_whole_games_in_their_protocols() {
             assert!(line.contains("(over "), "{proto}: {line}");
         }
     }
+}
+
+/// `threads=N` on an engine and `--threads N` for the others reach native engines as
+/// `set threads N` and Gomocup brains as `INFO thread_num N`, at every game's start.
+#[test]
+fn thread_counts_reach_native_and_gomocup_engines() {
+    let dir = std::env::temp_dir().join(format!("arbor-threads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (game, proto, front, sent) in [
+        ("othello", "native", "--hash 16", "set threads"),
+        ("gomoku", "gomocup", "gomocup", "INFO thread_num"),
+    ] {
+        // Each engine's input is copied to a log on its way in.
+        let logged = |name: &str| {
+            let log = dir.join(format!("{proto}-{name}.log"));
+            let _ = std::fs::remove_file(&log);
+            let command = format!(
+                "cmd=sh -c 'tee -a {} | exec {ARBOR} {front}'",
+                log.display()
+            );
+            (log, command)
+        };
+        let (own_log, own) = logged("own");
+        let (global_log, global) = logged("global");
+        let proto_word = format!("proto={proto}");
+        let output = Command::new(ARBOR)
+            .args(["match", "--game", game, "--movetime", "50"])
+            .args(["--random-openings", "4", "--threads", "3"])
+            .args(["--engine", "name=own", &own, &proto_word, "threads=2"])
+            .args(["--engine", "name=global", &global, &proto_word])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let games: Vec<&str> = stdout.lines().filter(|l| l.starts_with("game ")).collect();
+        assert_eq!(games.len(), 2, "{stdout}");
+        for line in games {
+            assert!(line.contains("(over "), "{proto}: {line}");
+        }
+        for (log, threads) in [(own_log, 2), (global_log, 3)] {
+            let text = std::fs::read_to_string(&log).unwrap();
+            let counts: Vec<&str> = text.lines().filter(|l| l.starts_with(sent)).collect();
+            // A fresh process per game, each told once.
+            assert_eq!(
+                counts,
+                [format!("{sent} {threads}"), format!("{sent} {threads}")],
+                "{proto}: {text}"
+            );
+        }
+        no_leftover(dir.to_str().unwrap());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -534,7 +593,35 @@ fn bad_match_settings_are_refused_before_any_game() {
             "--sprt needs exactly two engines",
         ),
     ];
-    for (args, expected) in &cases {
+    // `threads=` words go with the first engine; a last word of `--threads` goes with
+    // the whole match.
+    let threads = |words: &[&str], expected: &'static str| -> (Vec<String>, &'static str) {
+        let mut args = vec!["--engine", "name=a", &a];
+        args.extend(words);
+        args.extend(["--engine", "name=b", &a]);
+        (args.into_iter().map(String::from).collect(), expected)
+    };
+    let thread_cases = [
+        threads(
+            &["threads=0"],
+            "--engine 'a': threads: 0 threads is outside 1..=256",
+        ),
+        threads(
+            &["threads=x"],
+            "--engine 'a': threads: expected a non-negative integer",
+        ),
+        threads(&["threads=2", "threads=2"], "'threads=2' given twice"),
+        threads(
+            &["proto=gtp", "threads=2"],
+            "engine 'a': proto=gtp has no thread count to send",
+        ),
+        threads(
+            &["proto=nboard", "threads=2"],
+            "engine 'a': proto=nboard has no thread count to send",
+        ),
+        threads(&["--threads", "0"], "0 threads is outside 1..=256"),
+    ];
+    for (args, expected) in cases.iter().chain(&thread_cases) {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         refused(&args, expected);
     }

@@ -251,13 +251,27 @@ pub struct NativeEngine {
 }
 
 impl NativeEngine {
-    pub fn start(name: &str, command: &str) -> Result<NativeEngine, String> {
+    /// Starts the engine and, with `threads`, sends `set threads N` (an engine that
+    /// refuses it does not start).
+    pub fn start(
+        name: &str,
+        command: &str,
+        threads: Option<usize>,
+    ) -> Result<NativeEngine, String> {
         let mut engine = NativeEngine {
             process: Process::start(name, command)?,
         };
         engine
             .command("ping", Instant::now() + COMMAND_TIME)
             .map_err(|e| format!("{name} did not start: {e}"))?;
+        if let Some(threads) = threads {
+            engine
+                .command(
+                    &format!("set threads {threads}"),
+                    Instant::now() + COMMAND_TIME,
+                )
+                .map_err(|e| format!("{name} did not start: {e}"))?;
+        }
         Ok(engine)
     }
 

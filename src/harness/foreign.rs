@@ -55,6 +55,25 @@ impl Proto {
         }
     }
 
+    /// Whether arbor can ask an engine of this protocol for a thread count: native
+    /// engines get `set threads N`, Gomocup brains `INFO thread_num N`; NBoard and GTP
+    /// have no such command.
+    pub fn has_threads(self) -> bool {
+        matches!(self, Proto::Native | Proto::Gomocup)
+    }
+
+    /// Refuses `threads=N` for a protocol that cannot say it.
+    pub fn check_threads(self, threads: Option<usize>) -> Result<(), String> {
+        match threads {
+            Some(_) if !self.has_threads() => Err(format!(
+                "proto={} has no thread count to send: give it on the engine's command line (arbor {} --threads N)",
+                self.name(),
+                self.name()
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// Refuses, before any game, what the protocol cannot express.
     pub fn check(
         self,
@@ -124,19 +143,24 @@ fn board_size(variant: Variant) -> usize {
     }
 }
 
-/// Starts an engine in its protocol for games of `variant` under `control`.
+/// Starts an engine in its protocol for games of `variant` under `control`, asking for
+/// `threads` search threads where the protocol can (see [`Proto::has_threads`]).
 pub fn start(
     name: &str,
     command: &str,
     proto: Proto,
     variant: Variant,
     control: TimeControl,
+    threads: Option<usize>,
 ) -> Result<Box<dyn EngineDriver>, String> {
+    proto.check_threads(threads)?;
     Ok(match proto {
-        Proto::Native => Box::new(NativeEngine::start(name, command)?),
+        Proto::Native => Box::new(NativeEngine::start(name, command, threads)?),
         Proto::Nboard => Box::new(NboardEngine::start(name, command, control)?),
         Proto::Gtp => Box::new(GtpEngine::start(name, command, variant, control)?),
-        Proto::Gomocup => Box::new(GomocupEngine::start(name, command, variant, control)?),
+        Proto::Gomocup => Box::new(GomocupEngine::start(
+            name, command, variant, control, threads,
+        )?),
     })
 }
 
@@ -468,6 +492,8 @@ pub struct GomocupEngine {
     /// The opponent's move to send with the next `TURN`.
     pending: Option<(usize, usize)>,
     started: bool,
+    /// Sent as `INFO thread_num` at the start of each game.
+    threads: Option<usize>,
 }
 
 impl GomocupEngine {
@@ -476,6 +502,7 @@ impl GomocupEngine {
         command: &str,
         variant: Variant,
         control: TimeControl,
+        threads: Option<usize>,
     ) -> Result<GomocupEngine, String> {
         Ok(GomocupEngine {
             process: Process::start(name, command)?,
@@ -484,6 +511,7 @@ impl GomocupEngine {
             stones: Vec::new(),
             pending: None,
             started: false,
+            threads,
         })
     }
 
@@ -542,6 +570,9 @@ impl EngineDriver for GomocupEngine {
             }
             TimeControl::Depth(depth) => infos.push(format!("INFO max_depth {depth}")),
             TimeControl::Nodes(nodes) => infos.push(format!("INFO max_node {nodes}")),
+        }
+        if let Some(threads) = self.threads {
+            infos.push(format!("INFO thread_num {threads}"));
         }
         for info in infos {
             self.process.send(&info)?;

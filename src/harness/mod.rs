@@ -33,6 +33,9 @@ pub struct EngineSpec {
     pub command: String,
     /// The protocol it speaks.
     pub proto: foreign::Proto,
+    /// Search threads to ask for at the start of each game (`threads=N`): native engines
+    /// get `set threads N`, Gomocup brains `INFO thread_num N`; `None` asks for nothing.
+    pub threads: Option<usize>,
 }
 
 #[derive(Clone, Debug)]
@@ -250,6 +253,7 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standi
         engine
             .proto
             .check(config.variant, config.control, &config.openings)
+            .and_then(|()| engine.proto.check_threads(engine.threads))
             .map_err(|e| format!("engine {}: {e}", crate::text::quote(&engine.name)))?;
         if config.engines[..index]
             .iter()
@@ -396,6 +400,7 @@ fn play_job(config: &MatchConfig, spec: &str, job: &Job) -> Played {
             engine.proto,
             config.variant,
             config.control,
+            engine.threads,
         )
     };
     let record = match (start(job.black), start(job.white)) {
