@@ -8,7 +8,7 @@
 4. `arbor review` of a 60-move game at its default time.
 
 Usage: scripts/analysis-bench.py [ARBOR] [--wthor FILE] [--positions N] [--depth D]
-Prints medians; every figure is measured in this run.
+Prints medians; every figure is measured in this run, with one search thread.
 """
 
 import argparse
@@ -115,8 +115,8 @@ def batch_throughput(arbor, games, depth):
     queries = "".join(json.dumps({"id": i, "moves": moves, "depth": depth, "multipv": 4}) + "\n"
                       for i, moves in enumerate(games))
     start = time.perf_counter()
-    out = subprocess.run([arbor, "analysis", "--hash", "64"], input=queries, text=True,
-                         capture_output=True, check=True).stdout
+    out = subprocess.run([arbor, "analysis", "--hash", "64", "--threads", "1"], input=queries,
+                         text=True, capture_output=True, check=True).stdout
     elapsed = time.perf_counter() - start
     answers = [json.loads(line) for line in out.splitlines()]
     final = sum(1 for a in answers if a.get("final"))
@@ -135,7 +135,7 @@ def review_time(arbor, wthor):
         with open(path, "w") as record:
             record.write(moves + "\n")
         start = time.perf_counter()
-        subprocess.run([arbor, "review", path], check=True, capture_output=True)
+        subprocess.run([arbor, "review", "--threads", "1", path], check=True, capture_output=True)
         print(f"arbor review of a 60-move game (default 300 ms per analysis):"
               f" {time.perf_counter() - start:.1f} s")
 

@@ -14,7 +14,7 @@ fi
 cargo build --release --quiet
 totals=()
 for run in $(seq "$runs"); do
-    out=$(./target/release/arbor solve --hash 640 "$file")
+    out=$(./target/release/arbor solve --hash 640 --threads 1 "$file")
     [ "$run" -eq 1 ] && echo "$out"
     total=$(echo "$out" | tail -n 1 | sed -E 's/.*time ([0-9.]+) s.*/\1/')
     echo "run $run: total $total s"

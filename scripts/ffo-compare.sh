@@ -11,7 +11,7 @@ edax=$(realpath "${1:?path to an Edax binary}")
 file=$(realpath "${2:-../shared/data/othello/fforum-40-59.obf}")
 cargo build --release --quiet
 start=$(date +%s.%N)
-./target/release/arbor solve --hash 640 "$file" | tail -n 1
+./target/release/arbor solve --hash 640 --threads 1 "$file" | tail -n 1
 arbor_s=$(echo "$(date +%s.%N) - $start" | bc)
 start=$(date +%s.%N)
 (cd "$(dirname "$edax")/.." && "$edax" -solve "$file" -n 1 -l 60 | tail -n 3)

@@ -84,9 +84,10 @@ def play_shard(arbor, match_args, index, count, cwd):
 
 
 def solve_chunk(arbor, hash_mb, lines):
-    """Pipes task lines through arbor solve --jsonl; returns its result lines."""
+    """Pipes task lines through arbor solve --jsonl (one thread: a Ray task has one
+    CPU); returns its result lines."""
     stdout = run_arbor(
-        [arbor, "solve", "--jsonl", "--hash", str(hash_mb)], "".join(lines)
+        [arbor, "solve", "--jsonl", "--hash", str(hash_mb), "--threads", "1"], "".join(lines)
     )
     return stdout.splitlines()
 
