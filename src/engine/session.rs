@@ -93,6 +93,7 @@ pub(super) fn new_session(
                 start: game.clone(),
                 game,
                 history: Vec::new(),
+                threads: self.2,
                 searcher: Arc::new(Mutex::new(searcher)),
             }))
         }
@@ -105,6 +106,8 @@ struct GameSession<G: SearchGame> {
     start: G,
     game: G,
     history: Vec<(Move, G::Undo)>,
+    /// The searcher's thread count, readable while a job holds the searcher.
+    threads: usize,
     /// Locked by the running job; poisoned if a job panicked, then rebuilt.
     searcher: Arc<Mutex<Searcher<G>>>,
 }
@@ -113,12 +116,9 @@ impl<G: SearchGame> GameSession<G> {
     /// A searcher in working order: one a panicking job left behind is replaced.
     fn healthy_searcher(&mut self) -> Result<(), String> {
         if self.searcher.is_poisoned() {
-            let (megabytes, threads) = {
-                let old = self.locked();
-                (old.megabytes(), old.threads())
-            };
+            let megabytes = self.locked().megabytes();
             let mut searcher = Searcher::new(&self.game, megabytes)?;
-            searcher.set_threads(threads);
+            searcher.set_threads(self.threads);
             self.searcher = Arc::new(Mutex::new(searcher));
         }
         Ok(())
@@ -142,16 +142,17 @@ impl<G: SearchGame> Session for GameSession<G> {
         // New tables are mapped lazily, so they fit beside the old ones, which stay
         // untouched if the new ones cannot be had.
         let mut searcher = Searcher::new(&self.game, megabytes)?;
-        searcher.set_threads(self.threads());
+        searcher.set_threads(self.threads);
         self.searcher = Arc::new(Mutex::new(searcher));
         Ok(())
     }
 
     fn threads(&self) -> usize {
-        self.locked().threads()
+        self.threads
     }
 
     fn set_threads(&mut self, threads: usize) {
+        self.threads = threads;
         self.locked().set_threads(threads);
     }
 

@@ -18,7 +18,7 @@ use std::time::Instant;
 use self::report::{Line, Report};
 use self::time::TimeManager;
 use self::tt::{Bound, TranspositionTable};
-use self::worker::Worker;
+use self::worker::{Busy, Worker};
 use crate::game::Move;
 use crate::game::roles::{Proof, ProofKind, Score, SearchGame, WIN, WIN_BOUND};
 use crate::limits::Limits;
@@ -100,6 +100,7 @@ impl<G: SearchGame> Searcher<G> {
         let tt = &self.main.tt;
         self.helpers
             .resize_with(self.threads - 1, || Worker::new(Arc::clone(tt)));
+        self.main.busy = (self.threads > 1).then(|| Arc::new(Busy::new()));
     }
 
     /// Makes the search panic at this node (tests of a failing job).

@@ -40,6 +40,8 @@ pub(super) struct Worker {
     flushed: u64,
     /// A helper's signal that the main thread is done; `None` on the main thread.
     helper_done: Option<Arc<AtomicBool>>,
+    /// The moves other threads are searching, with several threads.
+    pub(super) busy: Option<Arc<Busy>>,
     /// Tests make the search panic at this node.
     #[cfg(test)]
     pub(crate) panic_at_node: u64,
@@ -65,6 +67,7 @@ impl Worker {
             counted: Arc::new(AtomicU64::new(0)),
             flushed: 0,
             helper_done: None,
+            busy: None,
             #[cfg(test)]
             panic_at_node: u64::MAX,
         }
@@ -96,6 +99,7 @@ impl Worker {
         self.counted = Arc::clone(&main.counted);
         self.begin_helper(&main.stop, main.start);
         self.root_moves.clone_from(&main.root_moves);
+        self.busy.clone_from(&main.busy);
     }
 
     fn begin_helper(&mut self, stop: &Stop, start: Instant) {
@@ -251,7 +255,23 @@ impl Worker {
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = moves[0];
-        for (index, &mv) in moves.iter().enumerate() {
+        // With several threads, a move another thread is searching here goes to the end
+        // of the list (searched after the others, when its result may be in the table).
+        let busy = self.busy.clone().filter(|_| depth >= DEFER_MIN_DEPTH);
+        let first_pass = moves.len();
+        let mut next = 0;
+        let mut index = 0;
+        while next < moves.len() {
+            let mv = moves[next];
+            next += 1;
+            let tag = Busy::tag(key, mv);
+            if let Some(busy) = &busy {
+                if index > 0 && next <= first_pass && busy.is_busy(tag) {
+                    moves.push(mv);
+                    continue;
+                }
+                busy.enter(tag);
+            }
             let reduction = if index > 0 && ply > 0 {
                 game.reduction(mv, index, depth).min(depth - 1)
             } else {
@@ -272,6 +292,10 @@ impl Worker {
                 score
             };
             game.unmake(mv, undo);
+            if let Some(busy) = &busy {
+                busy.leave(tag);
+            }
+            index += 1;
             if self.stopped {
                 break;
             }
@@ -382,5 +406,52 @@ impl Worker {
             game.make(entry.best);
         }
         pv
+    }
+}
+
+/// Below this depth no thread defers moves: the subtrees are too small to matter.
+const DEFER_MIN_DEPTH: u32 = 3;
+
+/// Which (position, move) pairs some thread is searching now, so that the other threads
+/// search them last (the deferral of ABDADA, on top of lazy SMP). Lossy and lock-free:
+/// a slot holds one tag, overwritten by the next thread to enter it.
+pub(super) struct Busy {
+    slots: Box<[AtomicU64]>,
+}
+
+impl Busy {
+    const SLOTS: usize = 1 << 14;
+
+    pub(super) fn new() -> Busy {
+        Busy {
+            slots: (0..Self::SLOTS).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    #[inline]
+    fn tag(key: u64, mv: Move) -> u64 {
+        (key ^ (mv.to_bits() as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)) | 1
+    }
+
+    #[inline]
+    fn slot(&self, tag: u64) -> &AtomicU64 {
+        &self.slots[(tag >> 32) as usize & (Self::SLOTS - 1)]
+    }
+
+    #[inline]
+    fn is_busy(&self, tag: u64) -> bool {
+        self.slot(tag).load(Ordering::Relaxed) == tag
+    }
+
+    #[inline]
+    fn enter(&self, tag: u64) {
+        self.slot(tag).store(tag, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn leave(&self, tag: u64) {
+        let _ = self
+            .slot(tag)
+            .compare_exchange(tag, 0, Ordering::Relaxed, Ordering::Relaxed);
     }
 }
