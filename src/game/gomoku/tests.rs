@@ -523,6 +523,7 @@ mod search {
                 for threads in [2, 4] {
                     let mut table = g.solver_table(1 << 20).unwrap();
                     Gomoku::set_solver_threads(&mut table, threads);
+                    table.split_from(6);
                     let proof = g.solve_exact(&mut table, &Stop::never()).unwrap();
                     assert_eq!(proof.lower, expected, "{threads} threads\n{}", g.diagram());
                     let mut line = g.clone();
