@@ -10,6 +10,7 @@ pub mod memory;
 pub mod players;
 pub mod protocol;
 pub mod search;
+pub mod split;
 pub mod stop;
 pub mod text;
 pub mod web;

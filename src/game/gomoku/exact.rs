@@ -4,13 +4,14 @@
 //! the moves after the first are shared out among them (young brothers wait), and the
 //! table is shared without locks.
 
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::Gomoku;
 use super::pattern::Threat;
 use crate::game::roles::{Evaluate, Proof, Score, WIN, win_from_node, win_to_node};
 use crate::game::{Game, Move};
 use crate::memory::{Zeroable, ZeroedTable};
+use crate::split::{self, SplitPoint};
 use crate::stop::Stop;
 
 /// With several threads, from this many empty points on a node's moves after the first
@@ -75,16 +76,7 @@ impl ExactTable {
         if threads == self.threads() {
             return;
         }
-        self.pool = (threads > 1)
-            .then(|| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .thread_name(|index| format!("arbor-exact-{index}"))
-                    .build()
-                    .map_err(|error| log::warn!("solver threads: {error}; solving with one"))
-                    .ok()
-            })
-            .flatten();
+        self.pool = split::pool(threads, "arbor-exact");
     }
 
     /// Splits from `empties` empty points on, so that tests reach split points on
@@ -95,9 +87,7 @@ impl ExactTable {
     }
 
     pub fn threads(&self) -> usize {
-        self.pool
-            .as_ref()
-            .map_or(1, |pool| pool.current_num_threads())
+        split::pool_threads(&self.pool)
     }
 
     #[inline]
@@ -136,42 +126,6 @@ struct Shared<'a> {
     counted: AtomicU64,
     threads: usize,
     split_min_empties: u32,
-}
-
-/// A node whose moves after the first are shared out among threads.
-struct SplitPoint<'a> {
-    /// The split point above, whose cutoff makes this one's work useless too.
-    parent: Option<&'a SplitPoint<'a>>,
-    next: AtomicUsize,
-    alpha: AtomicI32,
-    beta: Score,
-    /// The best score and move so far, packed so that `fetch_max` keeps the best.
-    best: AtomicI64,
-    cutoff: AtomicBool,
-    /// A thread stopped before its move was searched: the node's result is unknown.
-    stopped: AtomicBool,
-}
-
-impl SplitPoint<'_> {
-    fn pack(score: Score, mv: Move) -> i64 {
-        (score as i64) << 16 | mv.to_bits() as i64
-    }
-
-    fn best(&self) -> (Score, Move) {
-        let best = self.best.load(Ordering::Relaxed);
-        ((best >> 16) as Score, Move::from_bits(best as u16))
-    }
-
-    fn aborted(&self) -> bool {
-        let mut split = Some(self);
-        while let Some(point) = split {
-            if point.cutoff.load(Ordering::Relaxed) {
-                return true;
-            }
-            split = point.parent;
-        }
-        false
-    }
 }
 
 /// One thread's share of a solve.
@@ -345,15 +299,7 @@ impl<'a> Solver<'a> {
         beta: Score,
         best: (Score, Move),
     ) -> (Score, Move) {
-        let split = SplitPoint {
-            parent: self.split,
-            next: AtomicUsize::new(index),
-            alpha: AtomicI32::new(alpha),
-            beta,
-            best: AtomicI64::new(SplitPoint::pack(best.0, best.1)),
-            cutoff: AtomicBool::new(false),
-            stopped: AtomicBool::new(false),
-        };
+        let split = SplitPoint::new(self.split, index, alpha, beta, (best.0, best.1.to_bits()));
         let helpers = (self.shared.threads - 1).min(moves.len() - index - 1);
         let shared = self.shared;
         rayon::scope(|scope| {
@@ -365,10 +311,11 @@ impl<'a> Solver<'a> {
             }
             Solver::new(shared, Some(&split), game).share(&split, game, moves);
         });
-        if !split.cutoff.load(Ordering::Relaxed) && split.stopped.load(Ordering::Relaxed) {
+        let Some((score, mv)) = split.result() else {
             self.stopped = true;
-        }
-        split.best()
+            return best;
+        };
+        (score, Move::from_bits(mv))
     }
 
     /// This thread's share of a split point's moves.
@@ -379,36 +326,24 @@ impl<'a> Solver<'a> {
                 self.stopped = true;
                 break;
             }
-            let index = split.next.fetch_add(1, Ordering::Relaxed);
-            let Some(&mv) = moves.get(index) else {
+            let Some(&mv) = moves.get(split.take()) else {
                 break;
             };
-            let alpha = split.alpha.load(Ordering::Relaxed);
+            let alpha = split.alpha();
             let undo = work.make(mv);
             let child = self.negamax(
                 &mut work,
-                -win_to_node(split.beta, 1),
+                -win_to_node(split.beta(), 1),
                 -win_to_node(alpha, 1),
                 1,
             );
             work.unmake(mv, undo);
-            if self.stopped {
+            if self.stopped || split.record(-win_from_node(child, 1), mv.to_bits(), alpha) {
                 break;
-            }
-            let score = -win_from_node(child, 1);
-            split
-                .best
-                .fetch_max(SplitPoint::pack(score, mv), Ordering::Relaxed);
-            if score > alpha {
-                split.alpha.fetch_max(score, Ordering::Relaxed);
-                if score >= split.beta {
-                    split.cutoff.store(true, Ordering::Relaxed);
-                    break;
-                }
             }
         }
         if self.stopped {
-            split.stopped.store(true, Ordering::Relaxed);
+            split.mark_stopped();
         }
         self.flush();
     }

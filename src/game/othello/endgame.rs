@@ -6,7 +6,7 @@
 //! `Game` trait, and allocates nothing while searching.
 
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::Rule;
 use super::bitboard::{ADJACENT, Squares, flips, legal_moves, neighbours, square_bit};
@@ -14,6 +14,7 @@ use super::eval::evaluate_discs;
 use super::stability::stable_discs;
 use super::symmetry::{distinct_moves, stabilizer};
 use crate::memory::{Zeroable, ZeroedTable};
+use crate::split::{self, SplitPoint};
 use crate::stop::Stop;
 
 /// Below this many empties no transposition table is used.
@@ -266,22 +267,11 @@ impl Solver {
         if threads == self.threads() {
             return;
         }
-        self.pool = (threads > 1)
-            .then(|| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .thread_name(|index| format!("arbor-solver-{index}"))
-                    .build()
-                    .map_err(|error| log::warn!("solver threads: {error}; solving with one"))
-                    .ok()
-            })
-            .flatten();
+        self.pool = split::pool(threads, "arbor-solver");
     }
 
     pub fn threads(&self) -> usize {
-        self.pool
-            .as_ref()
-            .map_or(1, |pool| pool.current_num_threads())
+        split::pool_threads(&self.pool)
     }
 
     /// What the last solve proved, even if it was stopped.
@@ -581,47 +571,6 @@ struct Root<'a> {
     threads: usize,
 }
 
-/// A node whose moves after the first are shared out among threads: each takes the
-/// next move not yet taken and searches it against the best score so far.
-struct SplitPoint<'a> {
-    /// The split point above, whose cutoff makes this one's work useless too.
-    parent: Option<&'a SplitPoint<'a>>,
-    /// The next move to hand out.
-    next: AtomicUsize,
-    alpha: AtomicI32,
-    beta: i32,
-    /// The best score and move so far, packed so that `fetch_max` keeps the best.
-    best: AtomicI64,
-    /// A move reached beta: the remaining moves need no search.
-    cutoff: AtomicBool,
-    /// A thread stopped before its move was searched (the solve's stop, or a cutoff
-    /// above): the node's result is unknown.
-    stopped: AtomicBool,
-}
-
-impl SplitPoint<'_> {
-    fn pack(score: i32, square: u8) -> i64 {
-        (score as i64) << 8 | square as i64
-    }
-
-    fn best(&self) -> (i32, u8) {
-        let best = self.best.load(Ordering::Relaxed);
-        ((best >> 8) as i32, best as u8)
-    }
-
-    /// Whether this split point or one above it has been cut off.
-    fn aborted(&self) -> bool {
-        let mut split = Some(self);
-        while let Some(point) = split {
-            if point.cutoff.load(Ordering::Relaxed) {
-                return true;
-            }
-            split = point.parent;
-        }
-        false
-    }
-}
-
 /// One thread's share of a solve; `I` is the instruction set its search was compiled
 /// for.
 struct Context<'a, I> {
@@ -770,15 +719,13 @@ impl Context<'_, $isa> {
             // shared out among the threads.
             if index > 0 && self.threads > 1 && empties >= SPLIT_MIN_EMPTIES && list.len - index > 1
             {
-                let split = SplitPoint {
-                    parent: self.split,
-                    next: AtomicUsize::new(index),
-                    alpha: AtomicI32::new(alpha),
+                let split = SplitPoint::new(
+                    self.split,
+                    index,
+                    alpha,
                     beta,
-                    best: AtomicI64::new(SplitPoint::pack(best_score, best_move)),
-                    cutoff: AtomicBool::new(false),
-                    stopped: AtomicBool::new(false),
-                };
+                    (best_score, best_move as u16),
+                );
                 let helpers = (self.threads - 1).min(list.len - index - 1);
                 rayon::scope(|scope| {
                     for _ in 0..helpers {
@@ -788,10 +735,11 @@ impl Context<'_, $isa> {
                     }
                     self.fork(&split).share(&split, player, opponent, list, empties);
                 });
-                if !split.cutoff.load(Ordering::Relaxed) && split.stopped.load(Ordering::Relaxed) {
+                let Some((score, square)) = split.result() else {
                     self.stopped = true;
-                }
-                return split.best();
+                    return (0, best_move);
+                };
+                return (score, square as u8);
             }
             let next_player = opponent ^ flipped;
             let next_opponent = player | flipped | square_bit(square as usize);
@@ -833,39 +781,31 @@ impl Context<'_, $isa> {
         list: &MoveList,
         empties: u32,
     ) {
-        let beta = split.beta;
+        let beta = split.beta();
         loop {
             if split.aborted() {
                 self.stopped = true;
                 break;
             }
-            let index = split.next.fetch_add(1, Ordering::Relaxed);
+            let index = split.take();
             if index >= list.len {
                 break;
             }
             let (_, square, flipped) = list.moves[index];
             let next_player = opponent ^ flipped;
             let next_opponent = player | flipped | square_bit(square as usize);
-            let alpha = split.alpha.load(Ordering::Relaxed);
+            let alpha = split.alpha();
             let mut score =
                 -self.search(next_player, next_opponent, -alpha - 1, -alpha, empties - 1);
             if score > alpha && score < beta && !self.stopped {
                 score = -self.search(next_player, next_opponent, -beta, -score, empties - 1);
             }
-            if self.stopped {
+            if self.stopped || split.record(score, square as u16, alpha) {
                 break;
-            }
-            split.best.fetch_max(SplitPoint::pack(score, square), Ordering::Relaxed);
-            if score > alpha {
-                split.alpha.fetch_max(score, Ordering::Relaxed);
-                if score >= beta {
-                    split.cutoff.store(true, Ordering::Relaxed);
-                    break;
-                }
             }
         }
         if self.stopped {
-            split.stopped.store(true, Ordering::Relaxed);
+            split.mark_stopped();
         }
         self.flush();
     }
