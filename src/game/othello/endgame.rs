@@ -44,6 +44,9 @@ const SPLIT_MIN_EMPTIES: u32 = 12;
 /// From this many empties on, a search under a split point looks whether a sibling has
 /// already cut it off.
 const ABORT_CHECK_MIN_EMPTIES: u32 = 9;
+/// A node splits only while no move left looks, by the evaluation, at least this much
+/// (centi-discs) above beta: a node expected to cut off is searched on alone.
+const EXPECTED_CUT_MARGIN: i32 = 400;
 
 /// The final margin for `player` when the game ends with these discs.
 #[inline]
@@ -717,7 +720,11 @@ impl Context<'_, $isa> {
         for (index, &(_, square, flipped)) in list.moves[..list.len].iter().enumerate() {
             // Young brothers wait: once the first move has not cut off, the others are
             // shared out among the threads.
-            if index > 0 && self.threads > 1 && empties >= SPLIT_MIN_EMPTIES && list.len - index > 1
+            if index > 0
+                && self.threads > 1
+                && empties >= SPLIT_MIN_EMPTIES
+                && list.len - index > 1
+                && !self.expects_cutoff(player, opponent, &list.moves[index..list.len], beta)
             {
                 let split = SplitPoint::new(
                     self.split,
@@ -768,6 +775,23 @@ impl Context<'_, $isa> {
             }
         }
         (best_score, best_move)
+    }
+
+    /// Whether one of these moves looks, by the evaluation, good enough to reach `beta`:
+    /// brothers searched beside the move that cuts off would be wasted.
+    $(#[$feature])?
+    fn expects_cutoff(
+        &self,
+        player: u64,
+        opponent: u64,
+        moves: &[(i32, u8, u64)],
+        beta: i32,
+    ) -> bool {
+        let threshold = 100 * beta + EXPECTED_CUT_MARGIN;
+        moves.iter().any(|&(_, square, flipped)| {
+            let bit = square_bit(square as usize);
+            -self.evaluate(opponent ^ flipped, player | flipped | bit) >= threshold
+        })
     }
 
     /// This thread's share of a split point's moves: the next move not yet taken, until
