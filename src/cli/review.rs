@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 
 use crate::engine::events::Event;
 use crate::engine::{AnalysisOptions, Engine, Finished, Settings};
-use crate::game::othello::Rule;
 use crate::game::roles::ScoreValue;
 use crate::game::variant::Variant;
 use crate::game::{Move, Side};
@@ -26,7 +25,7 @@ pub struct Record {
     pub moves: Vec<String>,
 }
 
-/// Reads a record: GGF (Othello 8x8), a text record line of `arbor match --records`
+/// Reads a record: GGF (Othello 8x8, 6x6, 4x4, normal or misère), a text record line of `arbor match --records`
 /// (`... setup <start|m1,m2|cells:side> moves m1 m2 ...`, in `variant`), or a move
 /// list (names separated by spaces or commas; Othello's `f5d6c3` run together too).
 pub fn parse_record(text: &str, variant: Variant) -> Result<Record, String> {
@@ -37,10 +36,7 @@ pub fn parse_record(text: &str, variant: Variant) -> Result<Record, String> {
     if text.starts_with("(;") || text.starts_with("1 (;") || text.starts_with("2 (;") {
         let game = ggf::parse(text)?;
         return Ok(Record {
-            variant: Variant::Othello {
-                size: 8,
-                rule: Rule::Normal,
-            },
+            variant: game.variant,
             setup: Some((game.cells, game.side)),
             moves: game.moves.into_iter().map(|(_, name)| name).collect(),
         });

@@ -209,6 +209,9 @@ impl NBoard {
     /// the record is played through on a scratch board first.
     fn set_game(&mut self, engine: &mut Engine, text: &str) -> Result<(), String> {
         let game = ggf::parse(text)?;
+        if game.variant != crate::game::variant::Variant::default() {
+            return Err(format!("{}: NBoard plays 8x8 normal Othello", game.variant));
+        }
         let mut scratch = Othello::standard();
         scratch
             .set_board(&game.cells, game.side)
