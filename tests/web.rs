@@ -36,16 +36,24 @@ impl Server {
 
     /// One request on its own connection: the status and the body.
     fn raw(&self, method: &str, path: &str, body: &[u8]) -> (u16, String) {
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            self.address,
+            body.len()
+        );
+        let (status, _, body) = self.send(head.as_bytes(), body);
+        (status, body)
+    }
+
+    /// Bytes as they are on a connection of their own: the status, the head and the body
+    /// of the answer.
+    fn send(&self, head: &[u8], body: &[u8]) -> (u16, String, String) {
         let mut stream = TcpStream::connect(&self.address).unwrap();
         stream
             .set_read_timeout(Some(Duration::from_secs(30)))
             .unwrap();
-        let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\
-             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-            body.len()
-        );
-        stream.write_all(head.as_bytes()).unwrap();
+        stream.write_all(head).unwrap();
         // The server may answer (413) before reading a large body.
         let _ = stream.write_all(body);
         let mut reply = Vec::new();
@@ -56,11 +64,13 @@ impl Server {
             .nth(1)
             .and_then(|code| code.parse().ok())
             .unwrap_or_else(|| panic!("no status in {reply:?}"));
-        let body = reply
-            .split_once("\r\n\r\n")
-            .map_or("", |(_, body)| body)
-            .to_string();
-        (status, body)
+        let (head, body) = reply.split_once("\r\n\r\n").unwrap_or((&reply, ""));
+        (status, head.to_string(), body.to_string())
+    }
+
+    /// Whether the server still answers (a fresh connection, a plain request).
+    fn answers(&self) -> bool {
+        self.raw("GET", "/api/games", b"").0 == 200
     }
 
     fn call(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
@@ -150,8 +160,198 @@ fn page_games_and_unknown_paths() {
     assert_eq!(listed, ["othello", "gomoku", "pente", "tictactoe"]);
     assert_eq!(server.refused("GET", "/etc/passwd", None).0, 404);
     assert_eq!(server.refused("GET", "/../Cargo.toml", None).0, 404);
-    assert_eq!(server.refused("GET", "/api/nothing", None).0, 405);
+    // Unknown paths are 404 whatever the method; a known path's wrong method is 405
+    // with the methods it takes.
+    assert_eq!(server.refused("GET", "/api/nothing", None).0, 404);
+    assert_eq!(server.refused("GET", "/api/../src/main.rs", None).0, 404);
+    assert_eq!(server.refused("POST", "/api/sessions/x/y/z", None).0, 404);
     assert_eq!(server.refused("PUT", "/api/sessions", None).0, 405);
+    let head = format!(
+        "POST / HTTP/1.1\r\nHost: {}\r\nContent-Length: 0\r\n\r\n",
+        server.address
+    );
+    let (status, head, _) = server.send(head.as_bytes(), b"");
+    assert_eq!(status, 405);
+    assert!(head.contains("\r\nAllow: GET, HEAD"), "{head}");
+    // HEAD / is the page's head.
+    let head = format!("HEAD / HTTP/1.1\r\nHost: {}\r\n\r\n", server.address);
+    let (status, head, body) = server.send(head.as_bytes(), b"");
+    assert_eq!(status, 200);
+    assert!(head.contains("text/html"), "{head}");
+    assert!(body.is_empty(), "{body}");
+    // Query strings: malformed or unknown parameters are refused.
+    let id = server.create("othello", json!({}));
+    for query in [
+        "%%%%",
+        "format=ggf&x=%zz",
+        "format=ggf&x=1",
+        "format=ggf&format=text",
+        "x",
+    ] {
+        let (status, _) = server.raw("GET", &format!("/api/sessions/{id}/save?{query}"), b"");
+        assert_eq!(status, 400, "{query}");
+    }
+    assert_eq!(server.refused("GET", "/api/games?x=1", None).0, 400);
+    let (status, _) = server.raw(
+        "GET",
+        &format!("/api/sessions/{id}/save?format=t%65xt"),
+        b"",
+    );
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn huge_bodies_are_refused_unread_and_the_server_lives_on() {
+    let server = Server::start(&[]);
+    for (method, path) in [("POST", "/api/sessions"), ("GET", "/")] {
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Length: 99999999999\r\n\r\n",
+            server.address
+        );
+        let (status, head, body) = server.send(head.as_bytes(), b"x");
+        assert_eq!(status, 413, "{body}");
+        assert!(head.contains("Connection: close"), "{head}");
+        assert!(body.contains("over 65536 bytes"), "{body}");
+        assert!(server.answers(), "the server died after {method} {path}");
+    }
+    // A length no number holds, a bad one, two that differ, chunked bodies.
+    for header in [
+        "Content-Length: 999999999999999999999999999",
+        "Content-Length: -1",
+        "Content-Length: 1\r\nContent-Length: 2",
+        "Transfer-Encoding: chunked",
+    ] {
+        let head = format!(
+            "POST /api/sessions HTTP/1.1\r\nHost: {}\r\n{header}\r\n\r\n",
+            server.address
+        );
+        let (status, _, body) = server.send(head.as_bytes(), b"");
+        assert!(
+            [400, 411, 413].contains(&status),
+            "{header}: {status} {body}"
+        );
+        assert!(server.answers(), "the server died after {header}");
+    }
+    // curl's Expect: 100-continue gets the refusal instead of the go-ahead.
+    let head = format!(
+        "POST /api/sessions HTTP/1.1\r\nHost: {}\r\nExpect: 100-continue\r\n\
+         Content-Length: 10000000\r\n\r\n",
+        server.address
+    );
+    assert_eq!(server.send(head.as_bytes(), b"").0, 413);
+    // An over-long head.
+    let head = format!(
+        "GET / HTTP/1.1\r\nHost: {}\r\nX: {}\r\n\r\n",
+        server.address,
+        "y".repeat(20_000)
+    );
+    assert_eq!(server.send(head.as_bytes(), b"").0, 431);
+    // Garbage.
+    assert_eq!(server.send(b"\x01\x02 nonsense\r\n\r\n", b"").0, 400);
+    assert!(server.answers());
+    // Keep-alive: two requests on one connection.
+    let mut stream = TcpStream::connect(&server.address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let one = format!(
+        "GET /api/games HTTP/1.1\r\nHost: {}\r\n\r\n",
+        server.address
+    );
+    let two = format!(
+        "GET /api/games HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        server.address
+    );
+    stream.write_all(one.as_bytes()).unwrap();
+    stream.write_all(two.as_bytes()).unwrap();
+    let mut reply = String::new();
+    stream.read_to_string(&mut reply).unwrap();
+    assert_eq!(reply.matches("HTTP/1.1 200 OK").count(), 2, "{reply}");
+}
+
+#[test]
+fn connections_are_bounded_and_slow_ones_time_out() {
+    // 64 connections beside 4 streams for each of the 2 sessions.
+    let server = Server::start(&["--max-sessions", "2"]);
+    let limit = 64 + 2 * 4;
+    // Connections that send half a request and stall.
+    let stalled: Vec<TcpStream> = (0..limit + 40)
+        .map(|_| {
+            let mut stream = TcpStream::connect(&server.address).unwrap();
+            let _ = stream.write_all(b"POST /api/sessions HTTP/1.1\r\nContent-Length: 10\r\n");
+            stream
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    // The extra ones were told at once to come back later.
+    let mut refused = 0;
+    for mut stream in stalled.iter().skip(limit) {
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        let mut reply = String::new();
+        let _ = stream.read_to_string(&mut reply);
+        if reply.starts_with("HTTP/1.1 429") {
+            assert!(reply.contains("Retry-After:"), "{reply}");
+            refused += 1;
+        }
+    }
+    assert!(
+        refused >= 35,
+        "only {refused} of 40 extra connections refused"
+    );
+    let threads = std::fs::read_dir(format!("/proc/{}/task", server.child.id()))
+        .map(|tasks| tasks.count())
+        .unwrap_or(0);
+    assert!(threads <= limit + 8, "{threads} threads");
+    // The stalled requests time out (408) and the server answers again.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !server.answers() {
+        assert!(Instant::now() < deadline, "the server never answered again");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let mut first = &stalled[0];
+    let mut reply = String::new();
+    let _ = first.read_to_string(&mut reply);
+    assert!(reply.starts_with("HTTP/1.1 408"), "{reply}");
+}
+
+#[test]
+fn foreign_hosts_and_origins_are_refused() {
+    let server = Server::start(&[]);
+    let body = r#"{"game":"othello"}"#;
+    let post = |headers: &str| {
+        let head = format!(
+            "POST /api/sessions HTTP/1.1\r\n{headers}\r\nContent-Type: text/plain\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        );
+        server.send(head.as_bytes(), body.as_bytes())
+    };
+    let port = server.address.rsplit_once(':').unwrap().1;
+    for headers in [
+        "Host: evil.example\r\nOrigin: http://evil.example".to_string(),
+        format!("Host: evil.example:{port}"),
+        format!("Host: 127.0.0.1:{port}\r\nOrigin: http://evil.example"),
+        format!("Host: 127.0.0.1:{port}\r\nOrigin: null"),
+        format!("Host: localhost:{port}\r\nOrigin: http://127.0.0.1:{port}"),
+    ] {
+        let (status, _, reply) = post(&headers);
+        assert_eq!(status, 403, "{headers}: {reply}");
+        assert!(reply.contains("error"), "{reply}");
+    }
+    for headers in [
+        format!("Host: 127.0.0.1:{port}"),
+        format!("Host: localhost:{port}\r\nOrigin: http://localhost:{port}"),
+        format!("Host: [::1]:{port}"),
+        format!("Host: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}"),
+    ] {
+        let (status, _, reply) = post(&headers);
+        assert_eq!(status, 200, "{headers}: {reply}");
+    }
+    // The page itself is refused to a foreign name too (DNS rebinding).
+    let head = "GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n";
+    assert_eq!(server.send(head.as_bytes(), b"").0, 403);
 }
 
 #[test]
@@ -197,8 +397,14 @@ fn moves_undo_and_bad_requests() {
     assert_eq!(names(&server.state(&id)["history"]), ["f5"]);
 
     let undo = format!("/api/sessions/{id}/undo");
-    assert_eq!(server.ok("POST", &undo, None)["undone"], "f5");
+    assert_eq!(server.ok("POST", &undo, None)["undone"], json!(["f5"]));
     assert_eq!(server.refused("POST", &undo, None).0, 400);
+    assert_eq!(
+        server
+            .refused("POST", &undo, Some(json!({"until": "red"})))
+            .0,
+        400
+    );
     assert_eq!(
         server
             .refused("POST", &format!("/api/sessions/{id}/fly"), None)
@@ -321,7 +527,8 @@ fn live_analysis_streams_and_yields_to_moves() {
         .unwrap();
     write!(
         stream,
-        "GET /api/sessions/{id}/events HTTP/1.1\r\nHost: test\r\n\r\n"
+        "GET /api/sessions/{id}/events HTTP/1.1\r\nHost: {}\r\n\r\n",
+        server.address
     )
     .unwrap();
     let mut events = BufReader::new(stream);
@@ -467,9 +674,18 @@ fn sessions_are_bounded_closed_and_deleted() {
     let first = server.create("othello", json!({}));
     let second = server.create("pente", json!({}));
     assert_ne!(first, second);
-    let (status, error) = server.refused("POST", "/api/sessions", Some(json!({"game": "gomoku"})));
-    assert_eq!(status, 503);
-    assert!(error.contains("sessions"), "{error}");
+    // Full: the longest unused session no page watches makes room.
+    std::thread::sleep(Duration::from_millis(50));
+    server.state(&second);
+    let third = server.create("gomoku", json!({}));
+    assert_eq!(
+        server
+            .refused("GET", &format!("/api/sessions/{first}"), None)
+            .0,
+        404
+    );
+    server.ok("DELETE", &format!("/api/sessions/{third}"), None);
+    let first = server.create("othello", json!({}));
     server.ok("DELETE", &format!("/api/sessions/{second}"), None);
     assert_eq!(
         server
@@ -503,7 +719,8 @@ fn event_streams_are_bounded() {
         let mut stream = TcpStream::connect(&server.address).unwrap();
         write!(
             stream,
-            "GET /api/sessions/{id}/events HTTP/1.1\r\nHost: t\r\n\r\n"
+            "GET /api/sessions/{id}/events HTTP/1.1\r\nHost: {}\r\n\r\n",
+            server.address
         )
         .unwrap();
         let mut reader = BufReader::new(stream);
@@ -528,7 +745,8 @@ fn event_streams_are_bounded() {
             .unwrap();
         write!(
             stream,
-            "GET /api/sessions/{id}/events HTTP/1.1\r\nHost: t\r\n\r\n"
+            "GET /api/sessions/{id}/events HTTP/1.1\r\nHost: {}\r\n\r\n",
+            server.address
         )
         .unwrap();
         let mut line = String::new();
@@ -542,4 +760,248 @@ fn event_streams_are_bounded() {
         );
         std::thread::sleep(Duration::from_millis(100));
     }
+}
+
+/// Opens an event stream and reads its first line (the status).
+fn open_stream(server: &Server, id: &str) -> BufReader<TcpStream> {
+    let mut stream = TcpStream::connect(&server.address).unwrap();
+    write!(
+        stream,
+        "GET /api/sessions/{id}/events HTTP/1.1\r\nHost: {}\r\n\r\n",
+        server.address
+    )
+    .unwrap();
+    let mut reader = BufReader::new(stream);
+    let mut line = String::new();
+    reader.read_line(&mut line).unwrap();
+    assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+    reader
+}
+
+#[test]
+fn full_servers_evict_unwatched_sessions_or_answer_429() {
+    let server = Server::start(&["--max-sessions", "2"]);
+    let a = server.create("othello", json!({}));
+    let b = server.create("othello", json!({}));
+    let watch_a = open_stream(&server, &a);
+    let watch_b = open_stream(&server, &b);
+    // Every session has an open page: refused, with a time to come back.
+    let body = json!({"game": "gomoku"}).to_string();
+    let head = format!(
+        "POST /api/sessions HTTP/1.1\r\nHost: {}\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n",
+        server.address,
+        body.len()
+    );
+    let (status, head, reply) = server.send(head.as_bytes(), body.as_bytes());
+    assert_eq!(status, 429, "{reply}");
+    assert!(head.contains("Retry-After: "), "{head}");
+    assert!(reply.contains("all 2 sessions are in use"), "{reply}");
+    // B's page goes: its session makes room (its stream is seen gone within a second).
+    drop(watch_b);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let c = loop {
+        let (status, value) = server.call("POST", "/api/sessions", Some(json!({"game": "pente"})));
+        if status == 200 {
+            break value["id"].as_str().unwrap().to_string();
+        }
+        assert_eq!(status, 429, "{value}");
+        assert!(
+            Instant::now() < deadline,
+            "the closed page's session stayed"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(
+        server.refused("GET", &format!("/api/sessions/{b}"), None).0,
+        404
+    );
+    // A page that unloads lets its session go; a reload takes it back.
+    let close = format!("/api/sessions/{c}/close");
+    assert_eq!(server.ok("POST", &close, None)["released"], c.as_str());
+    server.state(&c);
+    // Let go again, it is the first to make room, before any session in use.
+    server.ok("POST", &close, None);
+    let d = server.create("othello", json!({}));
+    assert_eq!(
+        server.refused("GET", &format!("/api/sessions/{c}"), None).0,
+        404
+    );
+    assert_eq!(server.state(&a)["size"], 8);
+    assert_eq!(server.state(&d)["size"], 8);
+    drop(watch_a);
+}
+
+#[test]
+fn released_sessions_close_after_a_grace() {
+    let server = Server::start(&["--idle", "600"]);
+    let id = server.create("othello", json!({}));
+    server.ok("POST", &format!("/api/sessions/{id}/close"), None);
+    // Grace: 10 s, checked each second.
+    std::thread::sleep(Duration::from_secs(12));
+    assert_eq!(
+        server
+            .refused("GET", &format!("/api/sessions/{id}"), None)
+            .0,
+        404
+    );
+}
+
+#[test]
+fn ggf_round_trips_in_every_othello_variant() {
+    let server = Server::start(&[]);
+    for (options, ty) in [
+        (json!({}), "TY[8]"),
+        (json!({"size": 6}), "TY[6]"),
+        (json!({"size": 4}), "TY[4]"),
+        (json!({"rule": "misere"}), "TY[8a]"),
+        (json!({"size": 6, "rule": "misere"}), "TY[6a]"),
+        (json!({"size": 4, "rule": "misere"}), "TY[4a]"),
+    ] {
+        let id = server.create("othello", options.clone());
+        let mv = format!("/api/sessions/{id}/move");
+        for _ in 0..3 {
+            let state = server.state(&id);
+            if !state["result"].is_null() {
+                break;
+            }
+            let first = state["legal"][0]["name"].as_str().unwrap().to_string();
+            server.ok("POST", &mv, Some(json!({"move": first})));
+        }
+        let saved = server.state(&id);
+        let (status, ggf) = server.raw("GET", &format!("/api/sessions/{id}/save?format=ggf"), b"");
+        assert_eq!(status, 200, "{ggf}");
+        assert!(ggf.contains(ty), "{options}: {ggf}");
+        // Loaded into a session of another variant, it brings its own.
+        let other = server.create("gomoku", json!({}));
+        let loaded = server.ok(
+            "POST",
+            &format!("/api/sessions/{other}/load"),
+            Some(json!({"ggf": ggf})),
+        )["state"]
+            .clone();
+        assert_eq!(loaded["game"], saved["game"], "{ggf}");
+        assert_eq!(loaded["history"], saved["history"], "{ggf}");
+        assert_eq!(loaded["cells"], saved["cells"], "{ggf}");
+        server.ok("DELETE", &format!("/api/sessions/{other}"), None);
+        server.ok("DELETE", &format!("/api/sessions/{id}"), None);
+    }
+    let id = server.create("othello", json!({}));
+    let (status, error) = server.refused(
+        "POST",
+        &format!("/api/sessions/{id}/load"),
+        Some(json!({"ggf": "(;GM[Othello]TY[10]BO[8 ---------------------------O*------*O--------------------------- *];)"})),
+    );
+    assert_eq!(status, 400);
+    assert!(error.contains("TY[10]"), "{error}");
+}
+
+#[test]
+fn clocks_run_out_and_the_engine_moves_on_its_clock() {
+    let server = Server::start(&[]);
+    let (status, _) = server.call(
+        "POST",
+        "/api/sessions",
+        Some(json!({"game": "othello", "clock": {"base_ms": 0}})),
+    );
+    assert_eq!(status, 400);
+    // A clock of 1.5 s: black moves, white's clock runs out.
+    let reply = server.ok(
+        "POST",
+        "/api/sessions",
+        Some(json!({"game": "othello", "clock": {"base_ms": 1500, "inc_ms": 0}})),
+    );
+    let id = reply["id"].as_str().unwrap().to_string();
+    let clock = &reply["state"]["clock"];
+    assert_eq!(clock["base_ms"], 1500);
+    assert_eq!(clock["running"], "black");
+    assert!(clock["black_ms"].as_u64().unwrap() <= 1500);
+    let mv = format!("/api/sessions/{id}/move");
+    let state = server.ok("POST", &mv, Some(json!({"move": "f5"})))["state"].clone();
+    assert_eq!(state["clock"]["running"], "white");
+    let black_left = state["clock"]["black_ms"].as_u64().unwrap();
+    std::thread::sleep(Duration::from_millis(1800));
+    let state = server.state(&id);
+    assert_eq!(state["result"], "black", "{state}");
+    assert!(
+        state["status"].as_str().unwrap().contains("on time"),
+        "{state}"
+    );
+    assert!(state["legal"].as_array().unwrap().is_empty());
+    assert!(state["clock"]["running"].is_null());
+    assert_eq!(state["clock"]["white_ms"], 0);
+    assert_eq!(state["clock"]["black_ms"].as_u64().unwrap(), black_left);
+    let (status, error) = server.refused("POST", &mv, Some(json!({"move": "d6"})));
+    assert_eq!(status, 400);
+    assert!(error.contains("on time"), "{error}");
+    // A load starts the clocks again.
+    let state = server.ok(
+        "POST",
+        &format!("/api/sessions/{id}/load"),
+        Some(json!({"record": "f5 d6"})),
+    )["state"]
+        .clone();
+    assert!(state["result"].is_null());
+    assert_eq!(state["clock"]["running"], "black");
+    assert!(state["clock"]["white_ms"].as_u64().unwrap() > 1000);
+
+    // The engine thinks within its clock (no time_ms needed) and earns the increment.
+    let reply = server.ok(
+        "POST",
+        "/api/sessions",
+        Some(json!({"game": "othello", "clock": {"base_ms": 5000, "inc_ms": 1000}})),
+    );
+    let id = reply["id"].as_str().unwrap().to_string();
+    let go = format!("/api/sessions/{id}/go");
+    server.ok("POST", &go, Some(json!({})));
+    let state = server.wait_for(&id, "engine move", |s| {
+        s["history"].as_array().unwrap().len() == 1
+    });
+    let black = state["clock"]["black_ms"].as_u64().unwrap();
+    assert!(black > 1000 && black <= 6000, "{state}");
+    assert_eq!(state["clock"]["running"], "white");
+    // Without a clock, a go needs its time.
+    let id = server.create("othello", json!({}));
+    let go = format!("/api/sessions/{id}/go");
+    assert_eq!(server.refused("POST", &go, Some(json!({}))).0, 400);
+    let state = server.state(&id);
+    assert!(state["clock"]["base_ms"].is_null());
+    assert_eq!(state["clock"]["running"], "black");
+}
+
+#[test]
+fn stop_and_undo_cut_an_engine_move_short() {
+    let server = Server::start(&[]);
+    let id = server.create("othello", json!({}));
+    let go = format!("/api/sessions/{id}/go");
+    let stop = format!("/api/sessions/{id}/stop");
+    let undo = format!("/api/sessions/{id}/undo");
+    let mv = format!("/api/sessions/{id}/move");
+    assert_eq!(server.ok("POST", &stop, None)["stopped"], false);
+    // Stop: the engine plays its best move now.
+    let began = Instant::now();
+    server.ok("POST", &go, Some(json!({"time_ms": 30000})));
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(server.ok("POST", &stop, None)["stopped"], true);
+    server.wait_for(&id, "the stopped move", |s| {
+        s["history"].as_array().unwrap().len() == 1 && s["busy"].is_null()
+    });
+    assert!(began.elapsed() < Duration::from_secs(10));
+    // Undo back to black's turn: the engine's move and black's.
+    server.ok("POST", &undo, None);
+    server.ok("POST", &mv, Some(json!({"move": "f5"})));
+    server.ok("POST", &mv, Some(json!({"move": "d6"})));
+    let reply = server.ok("POST", &undo, Some(json!({"until": "black"})));
+    assert_eq!(reply["undone"], json!(["d6", "f5"]));
+    assert_eq!(reply["state"]["side"], "black");
+    // Undo while the engine thinks (black moved, white's engine on): its move stops
+    // and is taken back with black's.
+    server.ok("POST", &mv, Some(json!({"move": "f5"})));
+    let began = Instant::now();
+    server.ok("POST", &go, Some(json!({"time_ms": 30000})));
+    let reply = server.ok("POST", &undo, Some(json!({"until": "black"})));
+    assert!(began.elapsed() < Duration::from_secs(10));
+    assert_eq!(reply["undone"].as_array().unwrap().len(), 2, "{reply}");
+    assert!(reply["state"]["history"].as_array().unwrap().is_empty());
+    assert!(reply["state"]["busy"].is_null());
 }

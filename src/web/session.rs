@@ -48,6 +48,12 @@ pub struct Board {
     /// A job's failure, shown once.
     error: Option<String>,
     pub last_used: Instant,
+    /// When the page let the session go (`close`, as it unloads): closed after a grace
+    /// unless a request (a reload) takes it back.
+    pub released: Option<Instant>,
+    clock: Clock,
+    /// The side whose clock ran out: the game is over.
+    lost_on_time: Option<Side>,
     /// Counts the changes: a page keeps the newest state whichever way it came.
     version: u64,
     streams: Vec<SyncSender<String>>,
@@ -58,6 +64,82 @@ pub struct Board {
 pub struct MoveJson {
     pub name: String,
     pub index: Option<usize>,
+}
+
+/// A time control: the main time and what each move adds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    pub base: Duration,
+    pub inc: Duration,
+}
+
+/// Both sides' clocks: with a time control they count down (and a side whose time runs
+/// out loses), without one they count the time used.
+#[derive(Clone, Debug, Default)]
+struct Clock {
+    control: Option<TimeControl>,
+    spent: [Duration; 2],
+    /// The increments earned.
+    bonus: [Duration; 2],
+    /// The side whose clock runs, since when.
+    running: Option<(Side, Instant)>,
+}
+
+impl Clock {
+    fn used(&self, side: Side) -> Duration {
+        let running = match self.running {
+            Some((runner, since)) if runner == side => since.elapsed(),
+            _ => Duration::ZERO,
+        };
+        self.spent[side.index()] + running
+    }
+
+    fn left(&self, side: Side) -> Option<Duration> {
+        self.control.map(|control| {
+            (control.base + self.bonus[side.index()]).saturating_sub(self.used(side))
+        })
+    }
+
+    /// Stops the running clock, charging its side.
+    fn halt(&mut self) {
+        if let Some((side, since)) = self.running.take() {
+            self.spent[side.index()] += since.elapsed();
+        }
+    }
+
+    /// `mover` moved: its clock stops (with the increment) and `next`'s starts.
+    fn press(&mut self, mover: Side, next: Option<Side>) {
+        self.halt();
+        if let Some(control) = self.control {
+            self.bonus[mover.index()] += control.inc;
+        }
+        self.running = next.map(|side| (side, Instant::now()));
+    }
+
+    fn reset(&mut self, next: Option<Side>) {
+        self.spent = [Duration::ZERO; 2];
+        self.bonus = [Duration::ZERO; 2];
+        self.running = next.map(|side| (side, Instant::now()));
+    }
+
+    /// The running side, if its time is up.
+    fn flagged(&self) -> Option<Side> {
+        let (side, _) = self.running?;
+        (self.left(side)? == Duration::ZERO).then_some(side)
+    }
+}
+
+/// The clocks as the page shows them.
+#[derive(Serialize)]
+pub struct ClockState {
+    /// The time control (`null`: none, the clocks count up).
+    pub base_ms: Option<u64>,
+    pub inc_ms: u64,
+    /// Time left with a time control, time used without.
+    pub black_ms: u64,
+    pub white_ms: u64,
+    /// The side whose clock runs.
+    pub running: Option<&'static str>,
 }
 
 /// What `GET /api/sessions/{id}` answers and every `state` event carries.
@@ -79,6 +161,7 @@ pub struct StateJson {
     pub last: Option<MoveJson>,
     /// The running job: `go` or `analyze`.
     pub busy: Option<&'static str>,
+    pub clock: ClockState,
     pub analyzing: bool,
     pub multipv: usize,
     pub analysis: Option<ReportJson>,
@@ -105,6 +188,9 @@ impl Shared {
                 analysis: None,
                 error: None,
                 last_used: Instant::now(),
+                released: None,
+                clock: Clock::default(),
+                lost_on_time: None,
                 version: 0,
                 streams: Vec::new(),
             }),
@@ -126,20 +212,23 @@ impl Shared {
     }
 
     /// The board with no job running: a live analysis is stopped (and restarted by
-    /// `changed`); an engine move in progress is refused.
-    pub fn idle(&self) -> Result<MutexGuard<'_, Board>, String> {
+    /// `changed`); an engine move in progress is stopped if `stop_go` (its move is
+    /// played), else refused. A game lost on time takes no move.
+    pub fn idle(&self, stop_go: bool) -> Result<MutexGuard<'_, Board>, String> {
         let mut board = self.lock();
-        board.last_used = Instant::now();
-        match board.engine.job_kind() {
-            None => return Ok(board),
-            Some(JobKind::Analyze) => board.engine.stop(),
-            Some(kind) => return Err(format!("busy: {} is running", kind.name())),
-        }
+        board.touch();
+        board.check_time();
         let deadline = Instant::now() + STOP_WAIT;
-        while board.engine.is_busy() {
+        loop {
+            match board.engine.job_kind() {
+                None => return Ok(board),
+                Some(JobKind::Analyze) => board.engine.stop(),
+                Some(JobKind::Go) if stop_go => board.engine.stop(),
+                Some(kind) => return Err(format!("busy: {} is running", kind.name())),
+            }
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                return Err("busy: the analysis did not stop in time".to_string());
+                return Err("busy: the engine did not stop in time".to_string());
             }
             board = self
                 .idle
@@ -147,7 +236,6 @@ impl Shared {
                 .unwrap_or_else(|poisoned| poisoned.into_inner())
                 .0;
         }
-        Ok(board)
     }
 
     /// Stops whatever runs (the session is closing).
@@ -169,6 +257,14 @@ impl Board {
         };
         let history: Vec<MoveJson> = engine.history().into_iter().map(named).collect();
         let outcome = engine.outcome();
+        let clock = &self.clock;
+        let shown = |side| {
+            clock
+                .left(side)
+                .unwrap_or_else(|| clock.used(side))
+                .as_millis() as u64
+        };
+        let over = outcome.is_some() || self.lost_on_time.is_some();
         StateJson {
             version: self.version,
             game: engine.variant().to_string(),
@@ -183,16 +279,29 @@ impl Board {
                 .map(|row| String::from_utf8_lossy(row).into_owned())
                 .collect(),
             side: engine.side_to_move().name(),
-            legal: if outcome.is_some() {
+            legal: if over {
                 Vec::new()
             } else {
                 engine.legal_moves().into_iter().map(named).collect()
             },
             last: engine.history().last().map(|&mv| named(mv)),
             history,
-            status: engine.status(),
-            result: outcome.map(|outcome| outcome.winner.map_or("draw", Side::name)),
+            status: match self.lost_on_time {
+                Some(loser) => format!("{} wins on time", loser.opponent().name()),
+                None => engine.status(),
+            },
+            result: match self.lost_on_time {
+                Some(loser) => Some(loser.opponent().name()),
+                None => outcome.map(|outcome| outcome.winner.map_or("draw", Side::name)),
+            },
             busy: engine.job_kind().map(JobKind::name),
+            clock: ClockState {
+                base_ms: clock.control.map(|c| c.base.as_millis() as u64),
+                inc_ms: clock.control.map_or(0, |c| c.inc.as_millis() as u64),
+                black_ms: shown(Side::Black),
+                white_ms: shown(Side::White),
+                running: clock.running.map(|(side, _)| side.name()),
+            },
             analyzing: self.analyzing,
             multipv: self.multipv,
             analysis: self.analysis.clone(),
@@ -208,8 +317,73 @@ impl Board {
         self.broadcast_state();
     }
 
+    /// A request on the session: it is in use (and no longer let go).
+    pub fn touch(&mut self) {
+        self.last_used = Instant::now();
+        self.released = None;
+    }
+
+    /// The page went away; a reload may take the session back.
+    pub fn release(&mut self) {
+        self.released = Some(Instant::now());
+    }
+
+    pub fn set_time_control(&mut self, control: Option<TimeControl>) {
+        self.clock.control = control;
+    }
+
+    /// Both clocks back to the start, the side to move's running (none once over).
+    pub fn restart_clock(&mut self) {
+        self.lost_on_time = None;
+        let next = self
+            .engine
+            .outcome()
+            .is_none()
+            .then(|| self.engine.side_to_move());
+        self.clock.reset(next);
+    }
+
+    /// Ends the game if the running clock is out of time (stopping the engine).
+    pub fn check_time(&mut self) {
+        if self.lost_on_time.is_some() {
+            return;
+        }
+        if let Some(loser) = self.clock.flagged() {
+            self.lost_on_time = Some(loser);
+            self.clock.halt();
+            self.engine.stop();
+            self.analysis = None;
+            self.broadcast_state();
+        }
+    }
+
+    /// A move was played by `mover`: the clocks turn (and stop at the game's end).
+    fn moved(&mut self, mover: Side) {
+        let over = self.engine.outcome().is_some();
+        // An engine move that came after its time was up still loses on time.
+        if self.clock.flagged() == Some(mover) {
+            self.check_time();
+            return;
+        }
+        self.clock
+            .press(mover, (!over).then(|| self.engine.side_to_move()));
+    }
+
+    /// Makes a running engine move end now (it plays its best so far).
+    pub fn stop_go(&mut self) -> bool {
+        let going = self.engine.job_kind() == Some(JobKind::Go);
+        if going {
+            self.engine.stop();
+        }
+        going
+    }
+
     fn restart_analysis(&mut self) {
-        if !self.analyzing || self.engine.is_busy() || self.engine.outcome().is_some() {
+        if !self.analyzing
+            || self.engine.is_busy()
+            || self.engine.outcome().is_some()
+            || self.lost_on_time.is_some()
+        {
             return;
         }
         let options = AnalysisOptions {
@@ -224,24 +398,55 @@ impl Board {
         }
     }
 
+    fn playable(&self) -> Result<(), String> {
+        match self.lost_on_time {
+            Some(loser) => Err(format!("the game is over: {} lost on time", loser.name())),
+            None => Ok(()),
+        }
+    }
+
     pub fn play(&mut self, text: &str) -> Result<String, String> {
+        self.playable()?;
         self.error = None;
+        let mover = self.engine.side_to_move();
         let name = self.engine.play(text)?;
+        self.moved(mover);
         self.changed();
         Ok(name)
     }
 
-    pub fn undo(&mut self) -> Result<String, String> {
+    /// Takes back the last move, and with `until` more until that side is to move (the
+    /// human's previous turn against the engine). The names taken back, latest first.
+    pub fn undo(&mut self, until: Option<Side>) -> Result<Vec<String>, String> {
+        self.playable()?;
         self.error = None;
-        let name = self.engine.undo()?;
+        let mut names = vec![self.engine.undo()?];
+        while until.is_some_and(|side| side != self.engine.side_to_move())
+            && !self.engine.history().is_empty()
+        {
+            names.push(self.engine.undo()?);
+        }
+        // Time spent stays spent; the side now to move has the clock.
+        self.clock.halt();
+        self.clock.running = Some((self.engine.side_to_move(), Instant::now()));
         self.changed();
-        Ok(name)
+        Ok(names)
     }
 
-    pub fn go(&mut self, time: Duration) -> Result<(), String> {
+    /// Starts an engine move: `time` for it, and within the side's clock if there is a
+    /// time control; one of the two is needed.
+    pub fn go(&mut self, time: Option<Duration>) -> Result<(), String> {
+        self.playable()?;
         self.error = None;
+        let side = self.engine.side_to_move();
+        let left = self.clock.left(side);
+        if time.is_none() && left.is_none() {
+            return Err("give time_ms: there is no clock".to_string());
+        }
         let limits = Limits {
-            movetime: Some(time),
+            movetime: time,
+            time: left,
+            inc: self.clock.control.map(|control| control.inc),
             ..Limits::default()
         };
         self.engine.go(limits, Instant::now(), true)?;
@@ -274,6 +479,9 @@ impl Board {
             self.engine.history(),
         );
         let result = self.replay(variant, setup, moves);
+        if result.is_ok() {
+            self.restart_clock();
+        }
         if result.is_err() {
             let (variant, (cells, side), initial, history) = old;
             let restored = self
@@ -405,7 +613,9 @@ impl Board {
         Ok(())
     }
 
-    pub fn has_streams(&self) -> bool {
+    /// Whether a page watches (streams whose page left are dropped first).
+    pub fn has_streams(&mut self) -> bool {
+        self.broadcast(": ping\n\n".to_string());
         !self.streams.is_empty()
     }
 
@@ -460,7 +670,11 @@ fn pump(shared: Weak<Shared>, receiver: Receiver<Event>) {
                         }
                         board.broadcast_state();
                     }
-                    Finished::Played { .. } => board.changed(),
+                    Finished::Played { .. } => {
+                        let mover = board.engine.side_to_move().opponent();
+                        board.moved(mover);
+                        board.changed();
+                    }
                     Finished::Failed { message, .. } => {
                         board.error = Some(message);
                         board.broadcast_state();
