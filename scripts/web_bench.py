@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Measures `arbor serve` on loopback: the page's weight, move requests per second and
 their latency (a bounded load: CLIENTS threads, each with its own session, REQUESTS
-move/undo requests each), and memory per session (the server's RSS over 16 sessions).
+move/undo requests each), and memory per session (the server's RSS over 16 sessions,
+new, after an engine move, and after a long live analysis in 4 of them).
 
-usage: web_bench.py [ARBOR] [--clients 4] [--requests 500]
+usage: web_bench.py [ARBOR] [--clients 4] [--requests 500] [--analysis 25]
 """
 
 import argparse
@@ -45,6 +46,7 @@ def main():
     parser.add_argument("arbor", nargs="?", default="target/release/arbor")
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--requests", type=int, default=500)
+    parser.add_argument("--analysis", type=int, default=25, help="seconds of live analysis")
     args = parser.parse_args()
 
     server, host, port = start(args.arbor, "--hash", "16", "--max-sessions", "32")
@@ -96,6 +98,13 @@ def main():
         searched = rss_kib(server.pid)
         print(f"memory: {searched} KiB after each session's engine moved once (1 s, 2 cores): "
               f"{(searched - before) / 16 / 1024:.1f} MiB each")
+        # A long live analysis fills a session's tables as far as --hash lets it.
+        for sid in ids[:4]:
+            call(conn, "POST", f"/api/sessions/{sid}/analyze", {"on": True, "multipv": 3})
+        time.sleep(args.analysis)
+        analysed = rss_kib(server.pid)
+        print(f"memory: {analysed} KiB after 4 of them analysed for {args.analysis} s: "
+              f"{(analysed - searched) / 4 / 1024:.1f} MiB more each")
     finally:
         server.kill()
         server.wait()
