@@ -50,9 +50,8 @@ pub fn parse(text: &str) -> Result<GgfGame, String> {
         if tag.is_empty() || !tag.bytes().all(|b| b.is_ascii_uppercase()) {
             return Err(format!("bad GGF tag {}", quote(tag)));
         }
-        let (value, after) = after
-            .split_once(']')
-            .ok_or_else(|| format!("GGF tag {tag} has no ']'"))?;
+        let (value, after) =
+            split_value(after).ok_or_else(|| format!("GGF tag {tag} has no ']'"))?;
         if value.len() > MAX_VALUE {
             return Err(format!("GGF tag {tag} is too long"));
         }
@@ -85,6 +84,22 @@ pub fn parse(text: &str) -> Result<GgfGame, String> {
         side,
         moves,
     })
+}
+
+/// A tag's value up to its closing `]` and the text after it. A backslash escapes the
+/// next character (`C[a \] b]`, as GGS writes a bracket inside a comment); the value
+/// keeps the escapes, which no value arbor reads contains.
+fn split_value(text: &str) -> Option<(&str, &str)> {
+    let mut escaped = false;
+    for (at, c) in text.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            ']' => return Some((&text[..at], &text[at + 1..])),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// `8`, `6a`: the board's size and, with `a`, misère; the other GGS types (random
@@ -197,6 +212,11 @@ mod tests {
                 (Side::White, "pass")
             ]
         );
+        // A comment with escaped brackets (and an escaped backslash) before the moves.
+        let text =
+            format!("(;GM[Othello]C[esc \\] bracket \\[x\\] \\\\]BO[8 {START} *]C[PB[no]B[F5];)");
+        let game = parse(&text).unwrap();
+        assert_eq!(game.moves, [(Side::Black, "f5".to_string())]);
         // GGS's game count and a white start.
         let game = parse(&format!("1 (;GM[Othello]BO[8 {START} O];)")).unwrap();
         assert_eq!((game.side, game.moves.len()), (Side::White, 0));
