@@ -910,6 +910,12 @@ mod tests {
             clock.limits(Side::White).time,
             Some(Duration::from_secs(30))
         );
+        // Quarry's mode, one stone a period of one second: the move may use most of it.
+        clock.settings = Some((Duration::ZERO, Duration::from_secs(1), 1));
+        clock.left = [Some((Duration::from_secs(1), 1)); 2];
+        let budget =
+            crate::search::time::budget(&clock.limits(Side::Black), 30, Duration::ZERO).unwrap();
+        assert!(budget.hard >= Duration::from_millis(900), "{budget:?}");
         // Byo-yomi time without stones: no limit, the default move time.
         clock.settings = Some((Duration::ZERO, Duration::from_secs(1), 0));
         assert_eq!(clock.limits(Side::White).movetime, Some(DEFAULT_MOVE_TIME));

@@ -56,6 +56,13 @@ fn clock_budget(time: Duration, limits: &Limits, moves_left: u32, overhead: Dura
     // The most this move may ever take: what is on the clock less this move's overhead,
     // and never all of it, whatever the increment promises for later.
     let available = time.saturating_sub(overhead);
+    if limits.moves_to_go == Some(1) {
+        // The clock is topped up after this move (a byo-yomi period of one stone, GTP's
+        // `time_settings 0 T 1`): the move is a move time, less a sixteenth kept back
+        // for the scheduler.
+        let hard = (available - available / 16).max(MIN_THINK);
+        return Budget { soft: hard, hard };
+    }
     let cap = (available / 2 + inc.min(available / 2)).max(MIN_THINK);
     let horizon = limits.moves_to_go.unwrap_or(moves_left).max(1);
     // Every move still to come pays the overhead too.
@@ -245,6 +252,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_last_move_before_the_clock_is_topped_up_uses_most_of_it() {
+        // GTP's byo-yomi of one stone a period (`time_settings 0 1 1`, Quarry's mode) and
+        // the native `go time 1000 movestogo 1`: a second for this move alone.
+        let limits = Limits {
+            time: Some(ms(1000)),
+            moves_to_go: Some(1),
+            ..Limits::default()
+        };
+        let budget = budget(&limits, 30, OVERHEAD).unwrap();
+        assert!(
+            budget.hard >= ms(900) && budget.hard + OVERHEAD <= ms(1000),
+            "{budget:?}"
+        );
+        assert_eq!(budget.soft, budget.hard);
     }
 
     #[test]
