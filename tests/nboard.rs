@@ -27,6 +27,40 @@ fn white_stuck() -> String {
     format!("*O{} O", "-".repeat(62))
 }
 
+/// A board as rows (`X` black, `O` white, `-` empty) and the side to move, in GGF.
+fn board(rows: [&str; 8], side: &str) -> String {
+    format!("{} {side}", rows.concat().replace('X', "*"))
+}
+
+/// White to move with b7 its only move, 4 empties: White wins by 4 (b7 a8 b8).
+fn one_move() -> String {
+    board(
+        [
+            "OOOXXXXO", "OOXXXXXO", "OXOOOOXO", "OOXOOOXO", "OOOXOOXO", "OOXXXXXO", "O-OXXXOO",
+            "--OXXXXO",
+        ],
+        "O",
+    )
+}
+
+/// Black to move with 12 empties.
+fn twelve_empties() -> String {
+    board(
+        [
+            "O-OXXXXO", "-OXXXXXO", "XXOXOOXO", "XXXOOOXO", "-XXOOOOO", "-XXXOOOO", "--OOOO-O",
+            "--O-XX--",
+        ],
+        "*",
+    )
+}
+
+/// The depth field of a hint line, the eval and the first move.
+fn hint_fields(line: &str) -> (String, f64, String) {
+    let first = check_search_line(line);
+    let words: Vec<&str> = line.split(' ').collect();
+    (words[4].to_string(), words[2].parse().unwrap(), first)
+}
+
 struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
@@ -39,9 +73,20 @@ impl Engine {
     }
 
     fn spawn_with(args: &[&str]) -> Engine {
+        Engine::spawn_logging(args, None)
+    }
+
+    /// With stderr (arbor's log) written to `log`, if given.
+    fn spawn_logging(args: &[&str], log: Option<&std::path::Path>) -> Engine {
         let mut command = Command::new(env!("CARGO_BIN_EXE_arbor"));
         command.args(["nboard", "--hash", "16"]).args(args);
-        let (child, stdin, lines) = common::spawn_lines(command);
+        let (child, stdin, lines) = match log {
+            Some(path) => {
+                command.stderr(std::fs::File::create(path).unwrap());
+                common::spawn_lines_keeping_stderr(command)
+            }
+            None => common::spawn_lines(command),
+        };
         let mut engine = Engine {
             child,
             stdin,
@@ -99,8 +144,16 @@ impl Engine {
             .collect()
     }
 
-    /// `go` to its `===`: the move and the eval.
+    /// `go` to its `===`: the move and the eval; the move is then played with `move`, as
+    /// the NBoard GUI plays it back.
     fn go(&mut self) -> (String, f64) {
+        let (played, eval) = self.go_only();
+        self.send(&format!("move {played}"));
+        (played, eval)
+    }
+
+    /// `go` to its `===`, the move not played back.
+    fn go_only(&mut self) -> (String, f64) {
         self.send("go");
         let last = self.until(|line| line.starts_with("==="));
         let item = last
@@ -242,22 +295,29 @@ fn ping_stops_a_search_and_a_hint_and_the_game_stays() {
     engine.send("set depth 40");
     engine.send("go");
     assert_eq!(engine.next(), "status thinking");
+    // A stopped go still names its move before the pong (a referee stopping the engine
+    // by ping takes it; the GUI drops it), and plays nothing.
     let before = engine.sync(7);
+    let answer = before
+        .iter()
+        .find(|line| line.starts_with("=== "))
+        .expect("a move");
     assert!(
-        !before.iter().any(|line| line.starts_with("===")),
+        ["D3", "C4", "F5", "E6"].contains(&&answer[4..6]),
         "{before:?}"
     );
     engine.send("hint 3");
     assert_eq!(engine.next(), "status thinking");
     let before = engine.sync(8);
     assert_eq!(before.last().map(String::as_str), Some("status"));
-    // A go, hint or analyze before a ping gives no answer (the GUI would drop it).
+    // A go, hint or analyze before a ping gives no answer (the GUI would drop it), but
+    // the move of a go the ping stopped (had it started).
     engine.send_bytes(b"go\nhint 1\nanalyze\n");
     let before = engine.sync(9);
     assert!(
-        before
-            .iter()
-            .all(|line| line.starts_with("status") || line.starts_with("nodestats")),
+        before.iter().all(|line| line.starts_with("status")
+            || line.starts_with("nodestats")
+            || line.starts_with("=== ")),
         "{before:?}"
     );
     // The stopped go played nothing: Black is still to move at the start.
@@ -405,14 +465,16 @@ fn hint_n_gives_n_moves_each_with_its_own_score() {
     engine.send(&format!("set game {}", ggf(&format!("{ffo1} *"), "")));
     engine.send("hint 2");
     let lines = engine.until(|line| line == "status");
-    let exact: Vec<&String> = lines.iter().filter(|l| l.ends_with(" 100%")).collect();
-    let last: Vec<(String, String)> = exact[exact.len() - 2..]
+    // Each move's exact line, best first.
+    let mut last: Vec<(String, String)> = lines
         .iter()
+        .filter(|l| l.ends_with(" 100%"))
         .map(|line| {
             let words: Vec<&str> = line.split(' ').collect();
             (words[1][..2].to_string(), words[2].to_string())
         })
         .collect();
+    last.sort_by(|a, b| b.1.parse::<f64>().unwrap().total_cmp(&a.1.parse().unwrap()));
     assert_eq!(
         last,
         [
@@ -421,5 +483,123 @@ fn hint_n_gives_n_moves_each_with_its_own_score() {
         ],
         "{lines:?}"
     );
+    engine.finish();
+}
+
+/// Without `set depth`: a forced move and a pass get their real scores from `go`,
+/// `analyze` and `hint` (the search used to skip them and say 0.00), and a game that ends
+/// within the search is marked exact, in a few lines.
+#[test]
+fn forced_moves_and_passes_get_real_scores_without_set_depth() {
+    let mut engine = Engine::spawn();
+    engine.send(&format!("set game {}", ggf(&one_move(), "")));
+    let hints = engine.hint();
+    let last = hint_fields(hints.last().unwrap());
+    assert_eq!(
+        last,
+        ("100%".to_string(), 4.0, "B7".to_string()),
+        "{hints:?}"
+    );
+    for line in &hints {
+        let (depth, _, _) = hint_fields(line);
+        assert!(
+            depth == "100%" || depth.parse::<u32>().unwrap() <= 4,
+            "{hints:?}"
+        );
+    }
+    assert_eq!(engine.go_only(), ("B7".to_string(), 4.0));
+    assert_eq!(engine.analyze(1), [(0, 4.0)]);
+
+    // White's only move is a pass; Black then ends the game with c1, 64-0.
+    engine.send(&format!("set game {}", ggf(&white_stuck(), "")));
+    engine.send("hint 3");
+    let lines = engine.until(|line| line == "status");
+    let hints: Vec<&String> = lines.iter().filter(|l| l.starts_with("search")).collect();
+    assert!(hints.len() <= 3, "a flood: {lines:?}");
+    assert_eq!(
+        hint_fields(hints.last().unwrap()),
+        ("100%".to_string(), -64.0, "PA".to_string())
+    );
+    assert_eq!(engine.go_only(), ("PA".to_string(), -64.0));
+    assert_eq!(engine.analyze(1), [(0, -64.0)]);
+    engine.finish();
+}
+
+/// `set depth` at least the empties is a solve: every line ends exact, no depth label
+/// passes the empties, and each line is sent once per iteration.
+#[test]
+fn a_depth_past_the_empties_solves_and_each_line_comes_once_per_iteration() {
+    let mut engine = Engine::spawn();
+    engine.send("set depth 20");
+    engine.send(&format!("set game {}", ggf(&twelve_empties(), "")));
+    engine.send("hint 3");
+    let lines = engine.until(|line| line == "status");
+    let hints: Vec<(String, f64, String)> = lines
+        .iter()
+        .filter(|l| l.starts_with("search"))
+        .map(|l| hint_fields(l))
+        .collect();
+    let mut last: Vec<(String, f64, String)> = Vec::new();
+    for hint in &hints {
+        assert!(
+            hint.0 == "100%" || hint.0.parse::<u32>().unwrap() <= 12,
+            "{lines:?}"
+        );
+        last.retain(|h| h.2 != hint.2);
+        last.push(hint.clone());
+    }
+    // The best three, as the exact solver has them, and no line repeated unchanged.
+    let mut best: Vec<(String, f64, String)> = last.into_iter().filter(|h| h.0 == "100%").collect();
+    best.sort_by(|a, b| b.1.total_cmp(&a.1));
+    assert_eq!(
+        best[0],
+        ("100%".to_string(), -4.0, "G8".to_string()),
+        "{lines:?}"
+    );
+    assert_eq!(
+        best[1],
+        ("100%".to_string(), -6.0, "A2".to_string()),
+        "{lines:?}"
+    );
+    let mut seen = lines.clone();
+    seen.sort();
+    let before = seen.len();
+    seen.dedup();
+    assert_eq!(seen.len(), before, "a line sent twice: {lines:?}");
+    engine.finish();
+}
+
+/// `go` does not play its move: the GUI plays it back with `move` (as the NBoard GUI and
+/// Edax do) and nothing is logged as wrong; a driver that sends the opponent's reply
+/// instead still finds the game in step.
+#[test]
+fn go_leaves_the_move_to_the_gui_and_its_echo_logs_no_warning() {
+    let log = std::env::temp_dir().join(format!("arbor-nboard-echo-{}.log", std::process::id()));
+    let mut engine = Engine::spawn_logging(&[], Some(&log));
+    engine.send("set depth 2");
+    engine.send(&format!("set game {}", ggf(&format!("{START} *"), "")));
+    assert!(engine.sync(1).is_empty());
+    // As the GUI: `===`, then a ping and the move played back, for both sides.
+    for n in 0..6 {
+        let (played, _) = engine.go_only();
+        assert!(engine.sync(n + 2).is_empty());
+        engine.send(&format!("move {played}"));
+    }
+    assert_eq!(engine.analyze(7)[0].0, 6);
+    engine.finish();
+    let logged = std::fs::read_to_string(&log).unwrap();
+    let _ = std::fs::remove_file(&log);
+    assert!(!logged.contains("WARN"), "{logged}");
+
+    // A driver that does not echo: Black's move, then White's reply straight away.
+    let mut engine = Engine::spawn();
+    engine.send("set depth 1");
+    let (black, _) = engine.go_only();
+    let reply = match black.as_str() {
+        "F5" | "E6" => "F6",
+        _ => "C3",
+    };
+    engine.send(&format!("move {reply}"));
+    assert_eq!(engine.analyze(3)[0].0, 2);
     engine.finish();
 }

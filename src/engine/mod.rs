@@ -52,7 +52,8 @@ pub struct AnalysisOptions {
     /// The moves to analyse (names); empty for every move the search considers.
     pub moves: Vec<String>,
     pub time: Option<Duration>,
-    /// A fixed depth: midgame search only, no solver.
+    /// A fixed depth: midgame search only, no solver (unless the depth reaches the end
+    /// of the game: at least the empty squares, or every line searched ends the game).
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     /// Reports also come this often during an iteration.

@@ -972,6 +972,7 @@ mod tests {
                 bound: Bound::Exact,
                 pv: vec![Move::new(7 * 15 + 7), Move::new(0)],
                 proof: Some(crate::game::roles::ProofKind::Vcf),
+                depth: 2,
             }],
         };
         assert_eq!(

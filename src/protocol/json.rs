@@ -171,12 +171,14 @@ mod tests {
                     bound: Bound::Exact,
                     pv: vec![Move::new(19), Move::new(18)],
                     proof: None,
+                    depth: 4,
                 },
                 Line {
                     score: ScoreValue::Win(3),
                     bound: Bound::Upper,
                     pv: vec![Move::new(26)],
                     proof: Some(ProofKind::Vct),
+                    depth: 4,
                 },
             ],
         };

@@ -4,8 +4,10 @@
 //! `hint N`, `go`, `analyze`, `learn` and `ping N`; it reads `set myname`, `pong N`,
 //! `search`/`book` hint lines, `=== move/eval/time`, `analysis`, `nodestats` and `status`.
 //! The GUI drops every reply older than its last `ping`, so a `ping` stops whatever runs
-//! and is answered once it has ended. The protocol has no error reply: bad lines are
-//! logged on stderr and change nothing. See protocol.md, "NBoard protocol".
+//! and is answered once it has ended (a stopped `go` still names its move first, for
+//! referees that stop an engine by `ping`). `go` does not play its move: the GUI sends it
+//! back with `move`, as it does every move. The protocol has no error reply: bad lines
+//! are logged on stderr and change nothing. See protocol.md, "NBoard protocol".
 
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
@@ -28,7 +30,8 @@ use crate::text::quote;
 const MAX_LINE_BYTES: usize = 1 << 16;
 /// Thinking time for `go` and `hint` when the GUI has set no depth.
 const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
-/// Thinking time per position for `analyze` when the GUI has set no depth.
+/// Thinking time per position for `analyze`, and for a forced move's score, when the GUI
+/// has set no depth.
 const DEFAULT_ANALYSIS_TIME: Duration = Duration::from_secs(1);
 
 /// Runs the protocol until `quit` or the end of input (a running job is finished and
@@ -45,6 +48,8 @@ pub fn run(
         cancelled: false,
         pings_waiting: 0,
         nodes: None,
+        pending: None,
+        shown: Vec::new(),
     };
     let settings = Settings {
         variant: Variant::default(),
@@ -83,6 +88,10 @@ struct NBoard {
     pings_waiting: usize,
     /// Nodes and time of the running job's latest report.
     nodes: Option<(u64, Duration)>,
+    /// The move the last `go` answered, not played until the GUI plays it with `move`.
+    pending: Option<Move>,
+    /// The running hint's last line for each move: a line is sent again only changed.
+    shown: Vec<String>,
 }
 
 /// An evaluation in discs for the side to move, as the GUI parses it (no exponent, no NaN).
@@ -104,6 +113,12 @@ fn nboard_move(name: &str) -> String {
     } else {
         name.to_ascii_uppercase()
     }
+}
+
+/// Whether the side to move has a single move (a pass included): the search would play
+/// it without a score, so an analysis of that one move gives its score instead.
+fn forced(engine: &Engine) -> bool {
+    engine.legal_moves().len() == 1
 }
 
 /// The first word and the rest, trimmed.
@@ -140,6 +155,40 @@ impl NBoard {
         }
     }
 
+    /// What an analysis of a forced move searches: its one line, to `set depth` or for
+    /// the analysis time.
+    fn forced_options(&self) -> AnalysisOptions {
+        AnalysisOptions {
+            lines: Some(1),
+            time: self.depth.is_none().then_some(DEFAULT_ANALYSIS_TIME),
+            depth: self.depth,
+            ..AnalysisOptions::default()
+        }
+    }
+
+    /// Plays a `move`. After `go` the GUI plays the engine's move back (as the NBoard GUI
+    /// and Edax do); a driver that sends the opponent's reply instead still keeps the
+    /// game in step: the engine's move is played first.
+    fn play(&mut self, engine: &mut Engine, name: &str) -> Result<(), String> {
+        let Some(pending) = self.pending.take() else {
+            engine.play(name)?;
+            return Ok(());
+        };
+        if engine.parse_move(name) == Ok(pending) {
+            engine.play_move(pending)?;
+            return Ok(());
+        }
+        // Another move for the engine's side (the user played it instead).
+        if engine.play(name).is_ok() {
+            return Ok(());
+        }
+        engine.play_move(pending)?;
+        engine.play(name).inspect_err(|_| {
+            let _ = engine.undo();
+        })?;
+        Ok(())
+    }
+
     fn command(&mut self, engine: &mut Engine, text: &str, at: Instant) -> Result<Flow, String> {
         let (word, rest) = split_word(text);
         if matches!(word, "go" | "hint" | "analyze") && self.pings_waiting > 0 {
@@ -155,7 +204,7 @@ impl NBoard {
             "set" => self.set(engine, rest)?,
             "move" => {
                 let name = ggf::move_name(rest)?;
-                engine.play(&name)?;
+                self.play(engine, &name)?;
             }
             "ping" => {
                 self.pings_waiting = self.pings_waiting.saturating_sub(1);
@@ -173,6 +222,7 @@ impl NBoard {
             }
             "go" => self.go(engine, at),
             "analyze" => {
+                self.pending = None;
                 let moves = engine.history();
                 let at_end = moves.len();
                 self.line("status thinking");
@@ -212,6 +262,7 @@ impl NBoard {
         if game.variant != crate::game::variant::Variant::default() {
             return Err(format!("{}: NBoard plays 8x8 normal Othello", game.variant));
         }
+        self.pending = None;
         let mut scratch = Othello::standard();
         scratch
             .set_board(&game.cells, game.side)
@@ -234,9 +285,16 @@ impl NBoard {
         })
     }
 
-    /// Starts `go`; a game without a move to search gets no answer (the GUI knows).
+    /// Starts `go` (the move is chosen, not played); a game without a move to search gets
+    /// no answer (the GUI knows). A forced move is scored by an analysis of it.
     fn go(&mut self, engine: &mut Engine, at: Instant) {
-        match engine.go(self.limits(DEFAULT_MOVE_TIME), at, true) {
+        self.pending = None;
+        let started = if forced(engine) {
+            engine.analyze(&self.forced_options(), at)
+        } else {
+            engine.go(self.limits(DEFAULT_MOVE_TIME), at, false)
+        };
+        match started {
             Ok(()) => {
                 self.line("status thinking");
                 self.begin(Job::Go { started: at });
@@ -247,6 +305,8 @@ impl NBoard {
 
     /// Starts `hint N`: an analysis of the best N moves, each reported with its score.
     fn hint(&mut self, engine: &mut Engine, count: u64, at: Instant) {
+        self.pending = None;
+        self.shown.clear();
         let limits = self.limits(DEFAULT_MOVE_TIME);
         let options = AnalysisOptions {
             lines: Some(count.min(bounds::MAX_LINES) as usize),
@@ -285,8 +345,12 @@ impl NBoard {
                     eval_text(ScoreValue::Margin(margin))
                 ));
             } else {
-                let limits = self.limits(DEFAULT_ANALYSIS_TIME);
-                match engine.go(limits, Instant::now(), false) {
+                let started = if forced(engine) {
+                    engine.analyze(&self.forced_options(), Instant::now())
+                } else {
+                    engine.go(self.limits(DEFAULT_ANALYSIS_TIME), Instant::now(), false)
+                };
+                match started {
                     Ok(()) => return self.begin(Job::Analyze { moves, at }),
                     Err(error) => log::warn!("nboard: analyze: {error}"),
                 }
@@ -311,16 +375,32 @@ impl NBoard {
     }
 
     /// A search line for the GUI: `search <pv> <eval> 0 <depth>`, the pv without spaces,
-    /// for each line of the report (the best first).
+    /// for each line of the report (the best first), each labelled with the depth it was
+    /// searched at.
     fn search_lines(engine: &Engine, report: &Report) -> Vec<String> {
         report
             .lines
             .iter()
-            .filter_map(|line| NBoard::search_line(engine, report, line))
+            .filter_map(|line| NBoard::search_line(engine, line))
             .collect()
     }
 
-    fn search_line(engine: &Engine, report: &Report, line: &Line) -> Option<String> {
+    /// Sends a hint's lines that are new or changed since the hint began: each finished
+    /// iteration (or solve) once per move, not the whole report again.
+    fn send_hints(&mut self, engine: &Engine, report: &Report) {
+        for line in NBoard::search_lines(engine, report) {
+            // `search <pv> ...`: the first move is the pv's first two characters.
+            let first = &line[7..9];
+            match self.shown.iter().position(|shown| &shown[7..9] == first) {
+                Some(at) if self.shown[at] == line => continue,
+                Some(at) => self.shown[at].clone_from(&line),
+                None => self.shown.push(line.clone()),
+            }
+            self.line(&line);
+        }
+    }
+
+    fn search_line(engine: &Engine, line: &Line) -> Option<String> {
         let pv: String = engine
             .line_names(&line.pv)
             .iter()
@@ -332,7 +412,7 @@ impl NBoard {
         let depth = if line.proof.is_some() {
             "100%".to_string()
         } else {
-            report.depth.to_string()
+            line.depth.to_string()
         };
         Some(format!("search {pv} {} 0 {depth}", eval_text(line.score)))
     }
@@ -375,7 +455,8 @@ fn final_margin(cells: &str, side: Side) -> i32 {
 impl Frontend for NBoard {
     type Item = (InputLine, Instant);
 
-    /// A `ping` stops the running job at once (its answer would be dropped); `quit` too.
+    /// A `ping` stops the running job at once (its answer would be dropped, but a `go`
+    /// still names the move it has); `quit` too, with no answer.
     fn arrive(&mut self, engine: &mut Engine, line: InputLine, at: Instant) -> Arrival<Self::Item> {
         if let InputLine::Text(text) = &line {
             let word = split_word(text).0;
@@ -383,7 +464,9 @@ impl Frontend for NBoard {
                 self.pings_waiting += 1;
             }
             if engine.is_busy() && matches!(word, "ping" | "quit") {
-                self.cancelled = true;
+                if word == "quit" || !matches!(self.job, Some(Job::Go { .. })) {
+                    self.cancelled = true;
+                }
                 engine.stop();
             }
         }
@@ -410,11 +493,7 @@ impl Frontend for NBoard {
             return;
         }
         match self.job {
-            Some(Job::Hint) => {
-                for line in NBoard::search_lines(engine, &report) {
-                    self.line(&line);
-                }
-            }
+            Some(Job::Hint) => self.send_hints(engine, &report),
             Some(Job::Go { .. }) => {
                 if let Some(line) = NBoard::search_lines(engine, &report).first() {
                     // `search <pv> <eval> 0 <depth>` read as `depth <depth>: <eval> <pv>`.
@@ -432,68 +511,63 @@ impl Frontend for NBoard {
     fn finished(&mut self, engine: &mut Engine, finished: Finished) -> Flow {
         let job = self.job.take();
         let cancelled = std::mem::take(&mut self.cancelled);
-        if let Finished::Analyzed { report } = &finished {
+        if let (Some(Job::Hint), Finished::Analyzed { report }) = (&job, &finished) {
             if !cancelled {
                 // An analysis stopped before its first report still names its lines.
                 if self.nodes.is_none() {
-                    for line in NBoard::search_lines(engine, report) {
-                        self.line(&line);
-                    }
+                    self.send_hints(engine, report);
                 }
                 self.nodestats(report.nodes, report.elapsed);
             }
             self.line("status");
             return Flow::Continue;
         }
-        let (result, name) = match &finished {
-            Finished::Played { result, name, .. } | Finished::Hinted { result, name, .. } => {
-                (result.clone(), Some(name.clone()))
+        // The move chosen and its eval (the mover's, in discs).
+        let (chosen, eval, nodes) = match &finished {
+            Finished::Hinted { mv, result, .. } => (
+                Some(*mv),
+                result
+                    .as_ref()
+                    .map(|r| eval_text(engine.score_value(r.score, r.exact))),
+                result.as_ref().map_or(0, |r| r.nodes),
+            ),
+            Finished::Analyzed { report } => {
+                let best = report.lines.first();
+                (
+                    best.and_then(|line| line.pv.first().copied())
+                        .or_else(|| engine.legal_moves().first().copied()),
+                    best.map(|line| eval_text(line.score)),
+                    report.nodes,
+                )
             }
             Finished::Failed { message, .. } => {
                 log::error!("nboard: {message}");
-                (None, None)
+                (None, None, 0)
             }
             other => {
                 log::error!("nboard: unexpected {other:?}");
-                (None, None)
+                (None, None, 0)
             }
         };
-        let nodes = result.as_ref().map_or(0, |r| r.nodes);
-        let eval = |engine: &Engine| {
-            result.as_ref().map_or_else(
-                || "0.00".to_string(),
-                |r| eval_text(engine.score_value(r.score, r.exact)),
-            )
-        };
+        let eval = eval.unwrap_or_else(|| "0.00".to_string());
         match job {
             Some(Job::Go { started }) => {
                 let elapsed = started.elapsed();
                 if cancelled {
-                    // The GUI ignores this move: the game stays as the GUI has it.
-                    if matches!(finished, Finished::Played { .. }) {
-                        let _ = engine.undo();
-                    }
                     self.line("status");
                     return Flow::Continue;
                 }
-                let name = match name {
-                    Some(name) => name,
-                    // A failed search still owes the GUI a legal move.
-                    None => match engine.play_fallback() {
-                        Ok(name) => name,
-                        Err(error) => {
-                            log::error!("nboard: {error}");
-                            self.line("status");
-                            return Flow::Continue;
-                        }
-                    },
+                // A failed search still owes the GUI a legal move.
+                let Some(mv) = chosen.or_else(|| engine.legal_moves().first().copied()) else {
+                    log::error!("nboard: no legal move to answer go");
+                    self.line("status");
+                    return Flow::Continue;
                 };
                 self.nodestats(nodes, elapsed);
-                // The move is played: the eval is the mover's, from before the move.
-                let eval = eval(engine);
+                self.pending = Some(mv);
                 self.line(&format!(
                     "=== {}/{eval}/{:.2}",
-                    nboard_move(&name),
+                    nboard_move(&engine.move_name(mv)),
                     elapsed.as_secs_f64()
                 ));
             }
@@ -504,7 +578,7 @@ impl Frontend for NBoard {
                     self.restore(engine, &moves);
                     return Flow::Continue;
                 }
-                self.line(&format!("analysis {at} {}", eval(engine)));
+                self.line(&format!("analysis {at} {eval}"));
                 if at == 0 || engine.undo().is_err() {
                     self.restore(engine, &moves);
                 } else {
@@ -560,6 +634,7 @@ mod tests {
                 bound: Bound::Exact,
                 pv: vec![f5, engine.parse_move("d6").unwrap()],
                 proof: Some(crate::game::roles::ProofKind::Solve),
+                depth: 12,
             }],
         };
         report.lines.push(Line {
@@ -570,6 +645,7 @@ mod tests {
             bound: Bound::Upper,
             pv: vec![engine.parse_move("e6").unwrap()],
             proof: None,
+            depth: 7,
         });
         assert_eq!(
             NBoard::search_lines(&engine, &report),

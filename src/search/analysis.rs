@@ -83,7 +83,13 @@ struct Candidate {
     pv: Vec<Move>,
     /// How a solver proved it; later iterations leave it alone.
     proof: Option<ProofKind>,
+    /// The depth its score was searched at (solved: the plies solved).
+    depth: u32,
 }
+
+/// The least a solve tried because the game ends on every line searched may spend, in
+/// nodes (more when the search before it spent more).
+const ENDED_SOLVE_NODES: u64 = 100_000;
 
 impl<G: SearchGame> Searcher<G> {
     /// Analyses `game` (unfinished, with a legal move) until `request`'s limits or
@@ -142,6 +148,7 @@ impl<G: SearchGame> Searcher<G> {
                 bound: Bound::Upper,
                 pv: vec![mv],
                 proof: None,
+                depth: 0,
             })
             .collect();
         let wanted = request
@@ -157,6 +164,7 @@ impl<G: SearchGame> Searcher<G> {
                 .expect("the winning move is a candidate");
             candidate.score = proof.lower;
             candidate.bound = Bound::Exact;
+            candidate.depth = proof.pv.len() as u32;
             candidate.pv = proof.pv;
             candidate.proof = Some(proof.kind);
             rank(&mut candidates);
@@ -164,39 +172,68 @@ impl<G: SearchGame> Searcher<G> {
             self.emit(report);
         }
 
-        let solvable = game
-            .exact_size()
-            .is_some_and(|size| size <= request.solve_limit);
+        // A depth that reaches the end of the game is a solve.
+        let size = game.exact_size();
+        let solvable = size.is_some_and(|size| {
+            size <= request.solve_limit || request.max_depth.is_some_and(|depth| depth >= size)
+        });
+        // No depth beyond the empty squares: past them every line has ended, or a solve
+        // (below) says what the search could not.
         let max_depth = request
             .max_depth
             .unwrap_or(MAX_PLY as u32 - 1)
+            .min(size.unwrap_or(u32::MAX))
             .clamp(1, MAX_PLY as u32 - 1);
         let mut work = game.clone();
         self.main.root_moves.clone_from(&moves);
-        self.with_helpers(game, max_depth, |this| {
-            while depth < max_depth {
-                // Before solving, a short search orders the candidates.
-                if (depth > 0 && this.main.stopped) || (solvable && depth >= 4) {
-                    break;
+        // When the game ends on every line searched (or the depth reaches the empties), an
+        // exact solve on a node budget; should it not finish, the search goes on and tries
+        // again once it has spent four times as much.
+        let mut next_solve = 0;
+        loop {
+            let mut ended = false;
+            self.with_helpers(game, max_depth, |this| {
+                while depth < max_depth {
+                    // Before solving, a short search orders the candidates.
+                    if (depth > 0 && this.main.stopped) || (solvable && depth >= 4) {
+                        break;
+                    }
+                    let next = depth + 1;
+                    let Some(searched) = this.root_iteration(&mut work, next, &candidates, wanted)
+                    else {
+                        break;
+                    };
+                    candidates = searched;
+                    rank(&mut candidates);
+                    depth = next;
+                    let report = this.analysis_report(game, depth, &candidates, wanted);
+                    this.emit(report);
+                    if decided(&candidates[..wanted], depth) || all_proven(&candidates) {
+                        break;
+                    }
+                    if !solvable
+                        && size.is_some()
+                        && this.nodes() >= next_solve
+                        && (size == Some(depth) || lines_end(game, &candidates[..wanted]))
+                    {
+                        ended = true;
+                        break;
+                    }
                 }
-                let next = depth + 1;
-                let Some(searched) = this.root_iteration(&mut work, next, &candidates, wanted)
-                else {
-                    break;
-                };
-                candidates = searched;
-                rank(&mut candidates);
-                depth = next;
-                let report = this.analysis_report(game, depth, &candidates, wanted);
-                this.emit(report);
-                if decided(&candidates[..wanted], depth) {
-                    break;
-                }
+            });
+            if !ended || self.main.stopped {
+                break;
             }
-        });
+            let budget = (self.nodes() * 2).max(ENDED_SOLVE_NODES);
+            self.solve_candidates(game, &mut candidates, wanted, Some(budget));
+            if all_proven(&candidates) || self.main.stopped || depth >= max_depth {
+                break;
+            }
+            next_solve = self.nodes() * 4;
+        }
 
         if solvable && !self.main.stopped {
-            self.solve_candidates(game, &mut candidates, wanted);
+            self.solve_candidates(game, &mut candidates, wanted, None);
         }
         let progress = self.main.progress.take();
         let mut last = progress
@@ -292,14 +329,23 @@ impl<G: SearchGame> Searcher<G> {
                 bound,
                 pv,
                 proof: None,
+                depth,
             });
         }
         Some(searched)
     }
 
-    /// Solves each candidate's position exactly, best first, until the stop.
-    fn solve_candidates(&mut self, game: &G, candidates: &mut [Candidate], wanted: usize) {
+    /// Solves each candidate's position exactly, best first, until the stop (or until
+    /// `budget` nodes are spent: the search then goes on, not stopped).
+    fn solve_candidates(
+        &mut self,
+        game: &G,
+        candidates: &mut [Candidate],
+        wanted: usize,
+        budget: Option<u64>,
+    ) {
         let size = game.exact_size().unwrap_or(0);
+        let started = self.nodes();
         for index in 0..candidates.len() {
             if candidates[index].proof.is_some() {
                 continue;
@@ -314,7 +360,11 @@ impl<G: SearchGame> Searcher<G> {
                     Vec::new(),
                 )
             } else {
-                let stop = self.main.stop.narrowed(None, self.nodes());
+                let mut stop = self.main.stop.narrowed(None, self.nodes());
+                if let Some(budget) = budget {
+                    let spent = self.nodes() - started;
+                    stop = stop.with_node_limit(budget.saturating_sub(spent));
+                }
                 let Some(proof) = child.solve_exact(&mut self.solver, &stop) else {
                     break;
                 };
@@ -324,7 +374,8 @@ impl<G: SearchGame> Searcher<G> {
                     let upper = -win_from_node(proof.lower, 1);
                     let candidate = &mut candidates[index];
                     candidate.score = candidate.score.min(upper);
-                    self.main.stopped = true;
+                    // Out of budget is not a stop: the search goes on.
+                    self.main.stopped = self.main.stop.check(self.nodes());
                     break;
                 }
                 (-win_from_node(proof.lower, 1), Bound::Exact, proof.pv)
@@ -334,6 +385,7 @@ impl<G: SearchGame> Searcher<G> {
             candidate.bound = bound;
             candidate.pv = std::iter::once(mv).chain(line).collect();
             candidate.proof = Some(ProofKind::Solve);
+            candidate.depth = size;
             let mut ranked = candidates.to_vec();
             rank(&mut ranked);
             let report = self.analysis_report(game, size, &ranked, wanted);
@@ -365,6 +417,7 @@ impl<G: SearchGame> Searcher<G> {
                     bound: c.bound,
                     pv: c.pv.clone(),
                     proof: c.proof,
+                    depth: c.depth,
                 })
                 .collect(),
         }
@@ -380,6 +433,26 @@ fn keep_best(best: &mut Vec<Score>, score: Score, wanted: usize) {
     let at = best.partition_point(|&s| s >= score);
     best.insert(at, score);
     best.truncate(wanted);
+}
+
+/// Whether every candidate's score is proven (deeper searches find nothing new).
+fn all_proven(candidates: &[Candidate]) -> bool {
+    candidates.iter().all(|c| c.proof.is_some())
+}
+
+/// Whether each line's moves, played out, end the game: the search saw the end of the
+/// game along the lines it reports (a solve may then confirm it cheaply).
+fn lines_end<G: SearchGame>(game: &G, lines: &[Candidate]) -> bool {
+    lines.iter().all(|line| {
+        let mut position = game.clone();
+        for &mv in &line.pv {
+            if position.outcome().is_some() || !position.is_legal(mv) {
+                return false;
+            }
+            position.make(mv);
+        }
+        position.outcome().is_some()
+    })
 }
 
 /// Whether every line is a win or loss within `depth` plies: deeper finds the same.

@@ -352,6 +352,7 @@ impl<G: SearchGame> Searcher<G> {
                 bound,
                 pv,
                 proof,
+                depth,
             }],
         }
     }

@@ -16,6 +16,9 @@ pub struct Line {
     pub pv: Vec<Move>,
     /// How a solver proved the score; `None` for a depth-limited search's.
     pub proof: Option<ProofKind>,
+    /// The depth this line's score was searched at (a solved line: the plies solved); in
+    /// a multi-line report it may be below the report's own depth.
+    pub depth: u32,
 }
 
 /// A finished iteration, a solve's result or a proven bound. `lines` holds the best line
@@ -168,6 +171,7 @@ mod tests {
                 bound: Bound::Lower,
                 pv: vec![Move::new(1), Move::new(2)],
                 proof: None,
+                depth: 3,
             }],
         };
         let fields = report_fields(&report, |pv| {

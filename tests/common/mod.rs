@@ -7,10 +7,15 @@ use std::sync::mpsc::{self, Receiver};
 
 /// Starts `command` (stderr discarded); returns the child, its stdin and its lines.
 pub fn spawn_lines(mut command: Command) -> (Child, Option<ChildStdin>, Receiver<String>) {
-    command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
+    command.stderr(Stdio::null());
+    spawn_lines_keeping_stderr(command)
+}
+
+/// As [`spawn_lines`], with stderr where `command` already sends it.
+pub fn spawn_lines_keeping_stderr(
+    mut command: Command,
+) -> (Child, Option<ChildStdin>, Receiver<String>) {
+    command.stdin(Stdio::piped()).stdout(Stdio::piped());
     let mut child = spawn_retrying(&mut command);
     let stdin = child.stdin.take();
     let stdout = BufReader::new(child.stdout.take().unwrap());
