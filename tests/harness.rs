@@ -164,6 +164,13 @@ fn arbor_front_ends_play_whole_games_in_their_protocols() {
             ["--movetime", "50"],
         ),
         ("othello", "nboard --hash 16", "nboard", ["--depth", "2"]),
+        // arbor nboard thinks 5 s a move by itself: the referee stops it by ping in time.
+        (
+            "othello",
+            "nboard --hash 16",
+            "nboard",
+            ["--movetime", "200"],
+        ),
         ("gomoku", "gomocup", "gomocup", ["--movetime", "50"]),
     ] {
         let command = format!("cmd={ARBOR} {front}");

@@ -4,7 +4,8 @@
 //! only what that protocol allows (anything else is a protocol error).
 //!
 //! How each protocol hears about time (protocol.md, "Driving other engines"): NBoard has
-//! no clock, only `set depth`; GTP gets `time_settings` once and `time_left` before each
+//! no clock, only `set depth`, so under a clock or a move time the referee stops the
+//! engine by `ping` when its time for the move is spent; GTP gets `time_settings` once and `time_left` before each
 //! `genmove`; Gomocup gets `INFO timeout_match`/`timeout_turn` once and `INFO time_left`
 //! before each move. The referee's deadline holds in every case.
 
@@ -174,8 +175,24 @@ fn seconds(time: Duration) -> String {
     }
 }
 
+/// The longest an NBoard engine stopped by `ping` has to answer with its move: its move
+/// time is spent this much before the move's deadline (less for short move times).
+const NBOARD_STOP_GRACE: Duration = Duration::from_millis(200);
+
+/// When an NBoard engine's time for a move under `request` is spent (it is then stopped
+/// by `ping`), counted from the `go`; `None` under a depth or node limit. A move time
+/// keeps back a grace of a fifth (at most [`NBOARD_STOP_GRACE`]) for the answer; a clock
+/// gives a twentieth of what is left plus most of the increment, never more than half.
+fn nboard_move_time(request: GoRequest) -> Option<Duration> {
+    match request {
+        GoRequest::MoveTime(time) => Some(time - (time / 5).min(NBOARD_STOP_GRACE)),
+        GoRequest::Clock { left, inc } => Some((left / 20 + inc * 3 / 4).min(left / 2)),
+        GoRequest::Depth(_) | GoRequest::Nodes(_) => None,
+    }
+}
+
 /// An NBoard engine (Edax, arbor nboard): `nboard 2`, `set depth`, `set game`, `ping`,
-/// `go` answered by `=== move/eval/time`, `move` for the opponent's moves.
+/// `go` answered by `=== move/eval/time`, `move` for every move played.
 pub struct NboardEngine {
     process: Process,
     depth: Option<u32>,
@@ -212,9 +229,17 @@ impl NboardEngine {
     /// Lines NBoard engines may send at any time; anything else is an error.
     fn expected(&mut self, line: &str, waiting: &str) -> Result<(), EngineFailure> {
         let word = line.split_whitespace().next().unwrap_or("");
+        // A `pong` may answer the ping that stopped an earlier move.
         if matches!(
             word,
-            "" | "status" | "nodestats" | "search" | "book" | "learned" | "analysis" | "set"
+            "" | "status"
+                | "nodestats"
+                | "search"
+                | "book"
+                | "learned"
+                | "analysis"
+                | "set"
+                | "pong"
         ) {
             return Ok(());
         }
@@ -297,11 +322,35 @@ impl EngineDriver for NboardEngine {
     }
 
     /// NBoard has no clock: the engine thinks as `set depth` (or its own settings) tell
-    /// it, and the referee's deadline decides.
-    fn go(&mut self, _request: GoRequest, deadline: Instant) -> Result<String, EngineFailure> {
+    /// it. Under a clock or a move time, once its time for the move is spent (see
+    /// [`nboard_move_time`]) it is sent `ping N`, as the GUI stops an engine: a `===` that
+    /// comes before the `pong N` and the move's deadline counts; a `pong N` without a
+    /// move, or nothing by the deadline, loses on time.
+    fn go(&mut self, request: GoRequest, deadline: Instant) -> Result<String, EngineFailure> {
         self.process.send("go")?;
+        let mut stop_at = nboard_move_time(request).map(|time| Instant::now() + time);
+        let mut stopped_by: Option<String> = None;
         loop {
-            let line = self.process.recv(deadline)?;
+            let until = stop_at.map_or(deadline, |at| at.min(deadline));
+            let Some(line) = self.process.try_recv(until)? else {
+                if stop_at.take().is_some() && Instant::now() < deadline {
+                    self.pings += 1;
+                    self.process.send(&format!("ping {}", self.pings))?;
+                    stopped_by = Some(format!("pong {}", self.pings));
+                    continue;
+                }
+                self.process.kill();
+                return Err(EngineFailure::NoAnswer);
+            };
+            if Instant::now() >= deadline {
+                self.process.kill();
+                return Err(EngineFailure::NoAnswer);
+            }
+            if stopped_by.as_deref() == Some(line.trim()) {
+                // Stopped, and no move: as good as silent.
+                self.process.kill();
+                return Err(EngineFailure::NoAnswer);
+            }
             if let Some(answer) = line.strip_prefix("===") {
                 // `=== F5/eval/time`, or Edax's `=== f5 eval time`.
                 let mv = answer
@@ -314,7 +363,7 @@ impl EngineDriver for NboardEngine {
                     mv.to_ascii_lowercase()
                 };
                 // The GUI plays every move through `move`, the engine's own too (Edax
-                // does not play it at `go`; arbor nboard has and ignores the echo).
+                // and arbor nboard do not play it at `go`).
                 self.tell(&name)?;
                 return Ok(name);
             }
