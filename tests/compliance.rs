@@ -34,9 +34,12 @@ fn compliance(command: &str, proto: &str, game: &str) -> (Option<i32>, String) {
 fn arbor_front_ends_pass_clean() {
     for (front, proto, game, at_least) in [
         ("--hash 16", "native", "othello", 12),
-        ("gtp --hash 16", "gtp", "othello", 25),
-        ("gtp --hash 16 --game gomoku", "gtp", "gomoku", 25),
-        ("nboard --hash 16", "nboard", "othello", 7),
+        // With GoGui's rules commands and, in Othello, a game up to a pass.
+        ("gtp --hash 16", "gtp", "othello", 40),
+        ("gtp --hash 16 --game gomoku", "gtp", "gomoku", 35),
+        // With a record ending in a pass, a pass-only hint, a non-standard start
+        // board, analyze, and a ping during a search and during a hint.
+        ("nboard --hash 16", "nboard", "othello", 15),
         ("gomocup", "gomocup", "gomoku", 11),
     ] {
         let (code, out) = compliance(&format!("{ARBOR} {front}"), proto, game);
@@ -104,4 +107,37 @@ fn compliance_checks_one_engine_in_a_protocol_that_fits_the_game() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("one --engine"));
     let (code, _) = compliance(&format!("{ARBOR} nboard"), "nboard", "gomoku");
     assert_eq!(code, Some(2));
+}
+
+/// An NBoard engine that writes a stray line instead of its move: the line is reported as
+/// what it is (not only as silence), and the script ends where the engine stopped.
+#[test]
+fn a_stray_nboard_line_is_reported_as_such() {
+    let script = engine("misbehave_foreign.py");
+    let command = format!("python3 {script} nboard garbage 1 {ARBOR} nboard");
+    let (code, out) = compliance(&command, "nboard", "othello");
+    assert_eq!(code, Some(2), "{out}");
+    assert!(
+        out.contains(
+            "DEVIATION go sends only NBoard lines before ===: 'hello there' is not an NBoard line"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("DEVIATION the engine answers to the end of the script: stopped answering"),
+        "{out}"
+    );
+    // At its second go (after a record ending in a pass) the same, and what came before
+    // passed.
+    let command = format!("python3 {script} nboard garbage 2 {ARBOR} nboard");
+    let (code, out) = compliance(&command, "nboard", "othello");
+    assert_eq!(code, Some(2), "{out}");
+    assert!(
+        out.contains("ok        a move and an unknown line, then ping"),
+        "{out}"
+    );
+    assert!(
+        out.contains("DEVIATION go after a record ending in a pass sends only NBoard lines"),
+        "{out}"
+    );
 }

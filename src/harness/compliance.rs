@@ -12,6 +12,7 @@ use super::EngineSpec;
 use super::engine::{EngineFailure, Process};
 use super::foreign::Proto;
 use crate::engine::{Engine, Settings};
+use crate::game::Side;
 use crate::game::variant::Variant;
 use crate::protocol::gtp::vertex_to_name;
 use crate::text::quote;
@@ -59,6 +60,11 @@ impl Checker<'_> {
 
     fn recv(&mut self, deadline: Instant) -> Result<String, Gone> {
         Ok(self.process.recv(deadline)?)
+    }
+
+    /// The next line if one comes before `deadline` (the engine is left running if not).
+    fn try_recv(&mut self, deadline: Instant) -> Result<Option<String>, Gone> {
+        Ok(self.process.try_recv(deadline)?)
     }
 
     /// Whether `name` is a legal move in the reference game.
@@ -452,6 +458,14 @@ fn gtp(checker: &mut Checker) -> Result<(), Gone> {
         false,
         quick(),
     )?;
+    if GOGUI_RULES.iter().all(|name| listed.contains(name)) {
+        gogui_rules(checker)?;
+    } else {
+        checker.report(
+            "GoGui's rules commands (not all listed: not checked)",
+            Ok(()),
+        );
+    }
     let timed = listed.contains(&"time_settings") && listed.contains(&"time_left");
     let seconds = MOVE_TIME.as_secs();
     if timed {
@@ -493,8 +507,219 @@ fn gtp(checker: &mut Checker) -> Result<(), Gone> {
     if listed.contains(&"undo") {
         exchange(checker, "undo", "undo", true, quick())?;
     }
+    if matches!(checker.game.variant(), Variant::Othello { .. }) {
+        gtp_pass(checker, timed)?;
+    }
     exchange(checker, "quit is answered", "quit", true, quick())?;
     checker.exits("quit", false);
+    Ok(())
+}
+
+/// The 8x8 start in GGF.
+const GGF_START: &str = "---------------------------O*------*O---------------------------";
+
+/// A `set game` record from `board` (64 GGF cells and `*` or `O`) with `moves` (GGF).
+fn ggf_game(board: &str, moves: &str) -> String {
+    format!("set game (;GM[Othello]PC[arbor compliance]TY[8]BO[8 {board}]{moves};)")
+}
+
+/// Sets the reference game to `cells` (`X`, `O`, `-`) with `side` to move, then `moves`.
+fn reference(checker: &mut Checker, cells: &str, side: Side, moves: &[&str]) {
+    let _ = checker.game.set_board(cells, side);
+    for name in moves {
+        let _ = checker.game.play(name);
+    }
+}
+
+/// GoGui's rules commands, for GUIs that take the rules from the engine.
+const GOGUI_RULES: [&str; 6] = [
+    "gogui-rules_game_id",
+    "gogui-rules_board_size",
+    "gogui-rules_board",
+    "gogui-rules_legal_moves",
+    "gogui-rules_side_to_move",
+    "gogui-rules_final_result",
+];
+
+/// GoGui's rules commands after Black's first move: the game, the size, a board of that
+/// many rows, White to move, the reference game's legal moves, a final result.
+fn gogui_rules(checker: &mut Checker) -> Result<(), Gone> {
+    let quick = || Instant::now() + QUICK;
+    let size = checker.game.size();
+    if let Some(text) = exchange(
+        checker,
+        "gogui-rules_game_id",
+        "gogui-rules_game_id",
+        true,
+        quick(),
+    )? {
+        checker.report(
+            "gogui-rules_game_id names a game",
+            judged(!text.is_empty(), &text),
+        );
+    }
+    if let Some(text) = exchange(
+        checker,
+        "gogui-rules_board_size",
+        "gogui-rules_board_size",
+        true,
+        quick(),
+    )? {
+        checker.report(
+            "gogui-rules_board_size is the game's",
+            judged(text == size.to_string(), &text),
+        );
+    }
+    if let Some(text) = exchange(
+        checker,
+        "gogui-rules_board",
+        "gogui-rules_board",
+        true,
+        quick(),
+    )? {
+        let rows = text.lines().filter(|line| !line.trim().is_empty()).count();
+        checker.report(
+            "gogui-rules_board has a row per line of the board",
+            judged(rows == size, &text),
+        );
+    }
+    let side = checker.game.side_to_move();
+    if let Some(text) = exchange(
+        checker,
+        "gogui-rules_side_to_move",
+        "gogui-rules_side_to_move",
+        true,
+        quick(),
+    )? {
+        let expected = if side == Side::Black {
+            "black"
+        } else {
+            "white"
+        };
+        checker.report(
+            "gogui-rules_side_to_move is the side to move",
+            judged(text.eq_ignore_ascii_case(expected), &text),
+        );
+    }
+    if let Some(text) = exchange(
+        checker,
+        "gogui-rules_legal_moves",
+        "gogui-rules_legal_moves",
+        true,
+        quick(),
+    )? {
+        let mut got: Vec<String> = text
+            .split_whitespace()
+            .map(str::to_ascii_uppercase)
+            .collect();
+        let mut expected: Vec<String> = checker
+            .game
+            .legal_moves()
+            .into_iter()
+            .map(|mv| gtp_vertex(checker, &checker.game.move_name(mv)))
+            .collect();
+        got.sort();
+        expected.sort();
+        checker.report(
+            "gogui-rules_legal_moves are the rules' legal moves",
+            if got == expected {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{} instead of {}",
+                    quote(&text),
+                    expected.join(" ")
+                ))
+            },
+        );
+    }
+    exchange(
+        checker,
+        "gogui-rules_final_result",
+        "gogui-rules_final_result",
+        true,
+        quick(),
+    )?;
+    Ok(())
+}
+
+/// A game played by `play` up to a position where the side to move has only a pass
+/// (found by seeded random games in the reference game): `genmove` must pass.
+fn gtp_pass(checker: &mut Checker, timed: bool) -> Result<(), Gone> {
+    let quick = || Instant::now() + QUICK;
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut line = Vec::new();
+    for _ in 0..1000 {
+        let _ = checker.game.new_game(None);
+        line.clear();
+        while checker.game.outcome().is_none() {
+            let moves = checker.game.legal_moves();
+            if moves.len() == 1 && moves[0].is_pass() {
+                break;
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mv = moves[(seed % moves.len() as u64) as usize];
+            line.push(checker.game.move_name(mv));
+            let _ = checker.game.play_move(mv);
+        }
+        if checker.game.outcome().is_none() {
+            break;
+        }
+    }
+    if checker.game.outcome().is_some() {
+        return Ok(());
+    }
+    exchange(
+        checker,
+        "clear_board before a game with a pass",
+        "clear_board",
+        true,
+        quick(),
+    )?;
+    let mut colour = "b";
+    let mut accepted = true;
+    for name in &line {
+        let vertex = gtp_vertex(checker, name);
+        checker.send(&format!("play {colour} {vertex}"))?;
+        let reply = framed_reply(checker, quick())?;
+        if !reply.is_ok_and(|lines| lines[0].starts_with('=')) {
+            accepted = false;
+        }
+        colour = if colour == "b" { "w" } else { "b" };
+    }
+    checker.report(
+        &format!("a game of {} moves up to a pass is played", line.len()),
+        if accepted {
+            Ok(())
+        } else {
+            Err("a play was refused".into())
+        },
+    );
+    if timed {
+        let seconds = MOVE_TIME.as_secs();
+        exchange(
+            checker,
+            "time_left before the pass",
+            &format!("time_left {colour} {seconds} 1"),
+            true,
+            quick(),
+        )?;
+    }
+    let started = Instant::now();
+    if let Some(reply) = exchange(
+        checker,
+        "genmove answers where the only move is a pass",
+        &format!("genmove {colour}"),
+        true,
+        started + MOVE_TIME * 5,
+    )? {
+        checker.report(
+            "genmove passes when the side to move has no move",
+            judged(reply.eq_ignore_ascii_case("pass"), &reply),
+        );
+    }
     Ok(())
 }
 
@@ -502,66 +727,20 @@ fn nboard(checker: &mut Checker) -> Result<(), Gone> {
     // The GUI's start: engines name themselves at `nboard` (arbor) or `set depth` (Edax).
     checker.send("nboard 2")?;
     checker.send("set depth 2")?;
-    let start = "---------------------------O*------*O---------------------------";
     let first = checker.some_move();
-    checker.send(&format!(
-        "set game (;GM[Othello]PC[arbor compliance]TY[8]BO[8 {start} *]B[{}];)",
-        first.to_ascii_uppercase()
+    checker.send(&ggf_game(
+        &format!("{GGF_START} *"),
+        &format!("B[{}]", first.to_ascii_uppercase()),
     ))?;
     let _ = checker.game.play(&first);
     nboard_ping(checker, 1, "set game is taken before ping is answered")?;
-    checker.send("hint 1")?;
-    let deadline = Instant::now() + MOVE_TIME * 10;
-    let mut searches = Vec::new();
-    loop {
-        let line = checker.recv(deadline)?;
-        // The hint is over at an empty status (arbor) or one that is not thinking (Edax).
-        if line.starts_with("status") && !line.contains("thinking") {
-            break;
-        }
-        if line.starts_with("search ") {
-            searches.push(line);
-        }
-    }
-    let result = match searches.last() {
-        None => Err("no search line before the closing status".to_string()),
-        Some(line) => nboard_search(checker, line),
-    };
-    checker.report(
+    nboard_hint(
+        checker,
         "hint sends search lines, then a status that is not thinking",
-        result,
-    );
-    checker.send("go")?;
-    let started = Instant::now();
-    let deadline = started + MOVE_TIME * 10;
-    let answer = loop {
-        let line = checker.recv(deadline)?;
-        if let Some(answer) = line.strip_prefix("=== ") {
-            break answer.to_string();
-        }
+    )?;
+    let Some(mv) = nboard_go(checker, "go")? else {
+        return Ok(());
     };
-    let mv = answer
-        .split(|c: char| c == '/' || c.is_whitespace())
-        .find(|word| !word.is_empty())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    let mv = if mv == "pa" { "pass".to_string() } else { mv };
-    checker.report("go's === move is legal", checker.legal(&mv));
-    let _ = checker.game.play(&mv);
-    checker.report(
-        "go's === has a move, an eval and a time",
-        // The GUI reads Edax's spaces as slashes.
-        match answer
-            .split(|c: char| c == '/' || c.is_whitespace())
-            .filter(|word| !word.is_empty())
-            .collect::<Vec<_>>()
-            .as_slice()
-        {
-            [_, eval, time] if eval.parse::<f64>().is_ok() && time.parse::<f64>().is_ok() => Ok(()),
-            [_] => Ok(()),
-            _ => Err(format!("{} is not move/eval/time", quote(&answer))),
-        },
-    );
     // As the GUI does: the engine's own move, then the reply.
     let own = if mv == "pass" {
         "PA".to_string()
@@ -574,7 +753,228 @@ fn nboard(checker: &mut Checker) -> Result<(), Gone> {
     let _ = checker.game.play(&reply);
     checker.send("xyzzy")?;
     nboard_ping(checker, 2, "a move and an unknown line, then ping")?;
+
+    // The quirks GUIs meet. A record that ends with a pass: the other side is to move
+    // (White has no move with a1 black and b1 white; Black's only move is then c1).
+    let stuck = format!("XO{}", "-".repeat(62));
+    let stuck_ggf = format!("{} O", stuck.replace('X', "*"));
+    checker.send(&ggf_game(&stuck_ggf, "W[PA]"))?;
+    reference(checker, &stuck, Side::White, &["pass"]);
+    nboard_go(checker, "go after a record ending in a pass")?;
+    // A hint where the only move is a pass.
+    checker.send(&ggf_game(&stuck_ggf, ""))?;
+    reference(checker, &stuck, Side::White, &[]);
+    nboard_hint(checker, "hint where the only move is a pass")?;
+    // A start board that is not the standard one, White to move (b7 its only move).
+    let board = "OOOXXXXOOOXXXXXOOXOOOOXOOOXOOOXOOOOXOOXOOOXXXXXOO-OXXXOO--OXXXXO";
+    checker.send(&ggf_game(&format!("{} O", board.replace('X', "*")), ""))?;
+    reference(checker, board, Side::White, &[]);
+    nboard_go(checker, "go from a non-standard start board")?;
+    // analyze: an analysis line for each position of a two-move game.
+    checker.send(&ggf_game(&format!("{GGF_START} *"), "B[F5]W[F6]"))?;
+    nboard_analyze(checker)?;
+    // A ping during a search and during a hint stops them: the pong comes at once.
+    checker.send("set depth 30")?;
+    checker.send(&ggf_game(&format!("{GGF_START} *"), ""))?;
+    checker.send("go")?;
+    nboard_ping_busy(checker, 3, "ping during a search is answered within 5 s")?;
+    checker.send("hint 3")?;
+    nboard_ping_busy(checker, 4, "ping during a hint is answered within 5 s")?;
     checker.exits("quit", true);
+    Ok(())
+}
+
+/// Whether NBoard allows `line` from an engine at any time (not a move, not a pong).
+fn nboard_line(line: &str) -> bool {
+    let word = line.split_whitespace().next().unwrap_or("");
+    matches!(
+        word,
+        "" | "status" | "nodestats" | "search" | "book" | "set" | "learned" | "analysis"
+    )
+}
+
+/// A deviation for lines NBoard does not allow, if any came.
+fn stray_lines(checker: &mut Checker, check: &str, stray: &[String]) {
+    if !stray.is_empty() {
+        checker.report(
+            check,
+            Err(format!(
+                "{} is not an NBoard line",
+                quote(&stray.join(" | "))
+            )),
+        );
+    }
+}
+
+/// `go`, answered `=== <move>/<eval>/<time>` with a legal move (played in the reference
+/// game); returns the move, `None` if there was none.
+fn nboard_go(checker: &mut Checker, what: &str) -> Result<Option<String>, Gone> {
+    checker.send("go")?;
+    let deadline = Instant::now() + MOVE_TIME * 10;
+    let mut stray = Vec::new();
+    let answer = loop {
+        let line = match checker.recv(deadline) {
+            Ok(line) => line,
+            Err(gone) => {
+                stray_lines(
+                    checker,
+                    &format!("{what} sends only NBoard lines before ==="),
+                    &stray,
+                );
+                return Err(gone);
+            }
+        };
+        if let Some(answer) = line.strip_prefix("=== ") {
+            break answer.to_string();
+        }
+        if !nboard_line(&line) && !line.starts_with("pong") {
+            stray.push(line);
+        }
+    };
+    stray_lines(
+        checker,
+        &format!("{what} sends only NBoard lines before ==="),
+        &stray,
+    );
+    let words: Vec<&str> = answer
+        .split(|c: char| c == '/' || c.is_whitespace())
+        .filter(|word| !word.is_empty())
+        .collect();
+    let mv = words.first().copied().unwrap_or("").to_ascii_lowercase();
+    let mv = if mv == "pa" { "pass".to_string() } else { mv };
+    checker.report(
+        &format!("{what}: the === move is legal"),
+        checker.legal(&mv),
+    );
+    let _ = checker.game.play(&mv);
+    checker.report(
+        &format!("{what}: === has a move, an eval and a time"),
+        // The GUI reads Edax's spaces as slashes.
+        match words.as_slice() {
+            [_, eval, time]
+                if eval.parse::<f64>().is_ok_and(f64::is_finite) && time.parse::<f64>().is_ok() =>
+            {
+                Ok(())
+            }
+            [_] => Ok(()),
+            _ => Err(format!("{} is not move/eval/time", quote(&answer))),
+        },
+    );
+    Ok(Some(mv))
+}
+
+/// `hint 1`: search lines (the last one checked), then a status that is not thinking.
+fn nboard_hint(checker: &mut Checker, check: &str) -> Result<(), Gone> {
+    checker.send("hint 1")?;
+    let deadline = Instant::now() + MOVE_TIME * 10;
+    let mut searches = Vec::new();
+    let mut stray = Vec::new();
+    loop {
+        let line = match checker.recv(deadline) {
+            Ok(line) => line,
+            Err(gone) => {
+                stray_lines(checker, check, &stray);
+                return Err(gone);
+            }
+        };
+        // The hint is over at an empty status (arbor) or one that is not thinking (Edax).
+        if line.starts_with("status") && !line.contains("thinking") {
+            break;
+        }
+        if line.starts_with("search ") {
+            searches.push(line);
+        } else if !nboard_line(&line) && !line.starts_with("pong") {
+            stray.push(line);
+        }
+    }
+    stray_lines(checker, check, &stray);
+    let result = match searches.last() {
+        None => Err("no search line before the closing status".to_string()),
+        Some(line) => nboard_search(checker, line),
+    };
+    checker.report(check, result);
+    Ok(())
+}
+
+/// `analyze` of the game set (two moves: three positions): `analysis <n> <eval>` for
+/// moves 2, 1 and 0, then a status that is not thinking.
+fn nboard_analyze(checker: &mut Checker) -> Result<(), Gone> {
+    let check = "analyze sends analysis <n> <eval> for each position";
+    checker.send("analyze")?;
+    let deadline = Instant::now() + MOVE_TIME * 10;
+    let mut numbers = Vec::new();
+    let mut bad = Vec::new();
+    loop {
+        let line = checker.recv(deadline)?;
+        if line.starts_with("status") && !line.contains("thinking") {
+            break;
+        }
+        if line.starts_with("analysis") {
+            match line.split_whitespace().collect::<Vec<_>>().as_slice() {
+                [_, n, eval] if eval.parse::<f64>().is_ok_and(f64::is_finite) => {
+                    match n.parse::<u32>() {
+                        Ok(n) => numbers.push(n),
+                        Err(_) => bad.push(line.clone()),
+                    }
+                }
+                _ => bad.push(line.clone()),
+            }
+        } else if !nboard_line(&line) && !line.starts_with("pong") {
+            bad.push(line);
+        }
+    }
+    numbers.sort_unstable();
+    let result = if !bad.is_empty() {
+        Err(format!(
+            "{} is not 'analysis <n> <eval>'",
+            quote(&bad.join(" | "))
+        ))
+    } else if numbers != [0, 1, 2] {
+        Err(format!("positions {numbers:?}, not 0, 1 and 2"))
+    } else {
+        Ok(())
+    };
+    checker.report(check, result);
+    Ok(())
+}
+
+/// `ping n` while a search or hint runs: `pong n` within 5 s, only NBoard lines (and a
+/// `===`) before it. An engine that finishes its search first gets a minute more before
+/// the script gives up on it.
+fn nboard_ping_busy(checker: &mut Checker, n: u32, check: &str) -> Result<(), Gone> {
+    std::thread::sleep(Duration::from_millis(200));
+    checker.send(&format!("ping {n}"))?;
+    let pong = format!("pong {n}");
+    let sent = Instant::now();
+    let mut stray = Vec::new();
+    let mut late = false;
+    loop {
+        let line = match checker.try_recv(sent + QUICK)? {
+            Some(line) => line,
+            None if !late => {
+                late = true;
+                checker.report(
+                    check,
+                    Err("no pong within 5 s: the ping did not stop it".into()),
+                );
+                match checker.try_recv(sent + Duration::from_secs(60))? {
+                    Some(line) => line,
+                    None => return Err(Gone("no pong a minute after the ping".into())),
+                }
+            }
+            None => return Err(Gone("no pong a minute after the ping".into())),
+        };
+        if line.trim() == pong {
+            break;
+        }
+        if !nboard_line(&line) && !line.starts_with("===") {
+            stray.push(line);
+        }
+    }
+    stray_lines(checker, check, &stray);
+    if !late {
+        checker.report(check, Ok(()));
+    }
     Ok(())
 }
 
