@@ -641,8 +641,9 @@ impl<'a, I> Context<'a, I> {
     /// Counts the nodes and looks at the stop and at the split points above.
     fn poll(&mut self) {
         let total = self.flush();
-        let left = self.stop.node_limit().saturating_sub(total).max(1);
-        self.next_check = self.nodes + STOP_CHECK_NODES.min(left);
+        // Each thread may spend its share of what is left before it looks again.
+        let left = self.stop.node_limit().saturating_sub(total) / self.threads as u64;
+        self.next_check = self.nodes + STOP_CHECK_NODES.min(left.max(1));
         self.stopped |= self.stop.check(total) || self.split.is_some_and(|split| split.aborted());
     }
 }
@@ -734,6 +735,8 @@ impl Context<'_, $isa> {
                     (best_score, best_move as u16),
                 );
                 let helpers = (self.threads - 1).min(list.len - index - 1);
+                // The split's threads count against the node limit from what is counted.
+                self.flush();
                 rayon::scope(|scope| {
                     for _ in 0..helpers {
                         let mut helper = self.fork(&split);
