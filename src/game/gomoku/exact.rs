@@ -16,9 +16,8 @@ use crate::stop::Stop;
 
 /// With several threads, from this many empty points on a node's moves after the first
 /// are shared out: the trees of these boards are small, and below this waking a thread
-/// for a split costs more than it saves (4x4 tic-tac-toe from the start: 0.18 s alone,
-/// 0.26 s on two threads splitting from 13 empties).
-const SPLIT_MIN_EMPTIES: u32 = 16;
+/// for a split costs more than it saves.
+const SPLIT_MIN_EMPTIES: u32 = 14;
 /// Nodes between two looks at the stop.
 const STOP_CHECK_NODES: u64 = 4096;
 
@@ -54,8 +53,13 @@ pub struct ExactTable {
 }
 
 impl ExactTable {
-    pub fn try_new(bytes: usize) -> Result<ExactTable, String> {
-        let entries = bytes / std::mem::size_of::<Slot>();
+    /// A table of at most `bytes`, and of at most 4 x 2^`points` entries for a board of
+    /// `points` points: a small board reaches few positions, and every page of the table
+    /// a solve touches first costs a page fault (4x4 tic-tac-toe's 206k nodes spent half
+    /// their time faulting in a 48 MiB table).
+    pub fn try_new(bytes: usize, points: usize) -> Result<ExactTable, String> {
+        let reachable = 1usize << points.clamp(12, 40);
+        let entries = (bytes / std::mem::size_of::<Slot>()).min(4 * reachable);
         let slots = ZeroedTable::new(entries, "the exact solver's table")?;
         Ok(ExactTable {
             slots,

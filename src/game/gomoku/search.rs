@@ -372,7 +372,7 @@ impl Solve for Gomoku {
     type SolverTable = ExactTable;
 
     fn solver_table(&self, bytes: usize) -> Result<ExactTable, String> {
-        ExactTable::try_new(bytes)
+        ExactTable::try_new(bytes, self.size() * self.size())
     }
 
     fn clear_solver_table(table: &mut ExactTable) {
