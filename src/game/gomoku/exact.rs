@@ -152,17 +152,13 @@ pub(super) fn solve(game: &Gomoku, table: &mut ExactTable, stop: &Stop) -> Optio
         split_min_empties: table.split_min_empties,
     };
     let run = || {
-        let mut solver = Solver::new(&shared, None, game);
-        let mut work = game.clone();
-        let score = solver.negamax(&mut work, -WIN - 1, WIN + 1, 0);
-        solver.flush();
-        (!solver.stopped).then_some(score)
+        let score = solve_position(&shared, game)?;
+        Some((score, principal_variation(&shared, game)))
     };
-    let score = match &table.pool {
+    let (score, pv) = match &table.pool {
         Some(pool) => pool.install(run),
         None => run(),
     }?;
-    let pv = principal_variation(table, game);
     Some(Proof::exact(
         score,
         pv,
@@ -353,8 +349,19 @@ impl<'a> Solver<'a> {
     }
 }
 
-/// The proven line, from the table: each move the best one stored for its position.
-fn principal_variation(table: &ExactTable, game: &Gomoku) -> Vec<Move> {
+/// The exact value of `game`, or `None` once the stop comes.
+fn solve_position(shared: &Shared, game: &Gomoku) -> Option<Score> {
+    let mut solver = Solver::new(shared, None, game);
+    let mut work = game.clone();
+    let score = solver.negamax(&mut work, -WIN - 1, WIN + 1, 0);
+    solver.flush();
+    (!solver.stopped).then_some(score)
+}
+
+/// The proven line: each move the best one stored for its position, which is solved
+/// again when the table no longer holds it exactly (a table sized to a small board
+/// overwrites much of the line while the other root moves are searched).
+fn principal_variation(shared: &Shared, game: &Gomoku) -> Vec<Move> {
     let mut game = game.clone();
     let mut pv = Vec::new();
     while game.outcome().is_none() {
@@ -364,7 +371,17 @@ fn principal_variation(table: &ExactTable, game: &Gomoku) -> Vec<Move> {
             game.threat_fields(me, Threat::Five, &mut fives);
             fives[0]
         } else {
-            let Some(entry) = table.probe(game.hash()) else {
+            let exact = |game: &Gomoku| {
+                shared
+                    .table
+                    .probe(game.hash())
+                    .filter(|entry| entry.bound == EXACT)
+            };
+            let entry = match exact(&game) {
+                Some(entry) => Some(entry),
+                None => solve_position(shared, &game).and_then(|_| exact(&game)),
+            };
+            let Some(entry) = entry else {
                 break;
             };
             if !game.is_legal(entry.best) {

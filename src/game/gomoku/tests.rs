@@ -531,8 +531,33 @@ mod search {
                         assert!(line.is_legal(mv));
                         line.make(mv);
                     }
+                    assert!(line.outcome().is_some(), "the line ends the game");
                 }
             }
+        }
+    }
+
+    /// The proven line of 4x4 tic-tac-toe (a draw) plays the game out, though the table
+    /// sized to the board cannot keep all of it.
+    #[test]
+    fn the_proven_line_plays_the_game_out() {
+        let g = game(Config::tictactoe(4, 4));
+        for threads in [1, 2] {
+            let mut table = g.solver_table(48 << 20).unwrap();
+            Gomoku::set_solver_threads(&mut table, threads);
+            let proof = g.solve_exact(&mut table, &Stop::never()).unwrap();
+            assert_eq!(proof.lower, 0);
+            let mut line = g.clone();
+            for &mv in &proof.pv {
+                assert!(line.is_legal(mv));
+                line.make(mv);
+            }
+            assert_eq!(
+                line.outcome().map(|o| o.winner),
+                Some(None),
+                "{:?}",
+                proof.pv
+            );
         }
     }
 
