@@ -111,12 +111,22 @@ impl ExactTable {
         })
     }
 
+    /// Stores over anything but another position's exact entry with more empty points:
+    /// exact entries are the proven line's, which is read back from the table.
     #[inline]
-    fn store(&self, key: u64, entry: Entry) {
+    fn store(&self, key: u64, entry: Entry, empties: u32) {
         let data = entry.score as u32 as u64
             | (entry.bound as u64) << 32
-            | (entry.best.to_bits() as u64) << 40;
+            | (entry.best.to_bits() as u64) << 40
+            | (empties.min(255) as u64) << 56;
         let slot = self.slot(key);
+        let old = slot.data.load(Ordering::Relaxed);
+        if (old >> 32) as u8 == EXACT
+            && old >> 56 > empties as u64
+            && slot.check.load(Ordering::Relaxed) ^ old != key
+        {
+            return;
+        }
         slot.check.store(key ^ data, Ordering::Relaxed);
         slot.data.store(data, Ordering::Relaxed);
     }
@@ -284,6 +294,7 @@ impl<'a> Solver<'a> {
                 bound,
                 best: best_move,
             },
+            game.empties(),
         );
         best
     }
@@ -358,9 +369,8 @@ fn solve_position(shared: &Shared, game: &Gomoku) -> Option<Score> {
     (!solver.stopped).then_some(score)
 }
 
-/// The proven line: each move the best one stored for its position, which is solved
-/// again when the table no longer holds it exactly (a table sized to a small board
-/// overwrites much of the line while the other root moves are searched).
+/// The proven line: each move the best one stored for its position (exact, or proven
+/// at least as good as needed), which is solved again when the table has no such entry.
 fn principal_variation(shared: &Shared, game: &Gomoku) -> Vec<Move> {
     let mut game = game.clone();
     let mut pv = Vec::new();
@@ -375,7 +385,7 @@ fn principal_variation(shared: &Shared, game: &Gomoku) -> Vec<Move> {
                 shared
                     .table
                     .probe(game.hash())
-                    .filter(|entry| entry.bound == EXACT)
+                    .filter(|entry| entry.bound != UPPER)
             };
             let entry = match exact(&game) {
                 Some(entry) => Some(entry),
