@@ -3,7 +3,7 @@
 //! own cadence (no watcher threads).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// Cloning shares the flag; [`Stop::narrowed`] gives a part of a job (a threat search,
@@ -13,6 +13,8 @@ pub struct Stop {
     flag: Arc<AtomicBool>,
     deadline: Option<Instant>,
     node_limit: u64,
+    /// The most nodes a check has been given, for progress reports from another thread.
+    seen: Option<Arc<AtomicU64>>,
 }
 
 impl Default for Stop {
@@ -28,6 +30,7 @@ impl Stop {
             flag,
             deadline: None,
             node_limit: u64::MAX,
+            seen: None,
         }
     }
 
@@ -49,6 +52,13 @@ impl Stop {
     /// The same flag, with a node limit (the smaller one wins).
     pub fn with_node_limit(mut self, nodes: u64) -> Stop {
         self.node_limit = self.node_limit.min(nodes);
+        self
+    }
+
+    /// The same stop, whose checks also record in `seen` the most nodes they were given
+    /// (another thread reads how far a solver has got).
+    pub fn with_seen(mut self, seen: Arc<AtomicU64>) -> Stop {
+        self.seen = Some(seen);
         self
     }
 
@@ -82,6 +92,9 @@ impl Stop {
     /// searches call it every thousand nodes or so.
     #[inline]
     pub fn check(&self, nodes: u64) -> bool {
+        if let Some(seen) = &self.seen {
+            seen.fetch_max(nodes, Ordering::Relaxed);
+        }
         nodes >= self.node_limit
             || self.flag.load(Ordering::Relaxed)
             || self

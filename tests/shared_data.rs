@@ -19,6 +19,7 @@ use arbor::game::gomoku::threat::{Kind, ThreatSolver};
 use arbor::game::roles::{ProofKind, ScoreValue};
 use arbor::game::variant::Variant;
 use arbor::search::report::Report;
+use arbor::search::tt::Bound;
 use arbor::stop::Stop;
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::sync::mpsc::Receiver;
@@ -97,7 +98,8 @@ fn analyse(engine: &mut Engine, receiver: &Receiver<Event>, options: &AnalysisOp
 }
 
 /// `analyze multipv all` in solve range: every legal move's score is the published exact
-/// score of that move (the OBF lines list every move with its solved margin).
+/// score of that move (the OBF lines list every move with its solved margin); with
+/// `multipv 3` the best three are, and every other move is bounded by its score.
 fn ffo_1_to_19_analysis(text: &str) -> Result<(), Failed> {
     let settings = Settings {
         hash_mb: 64,
@@ -136,6 +138,32 @@ fn ffo_1_to_19_analysis(text: &str) -> Result<(), Failed> {
                 ),
                 "{name} in {line}"
             );
+        }
+        // multipv 3: the best three exact, every other move proven no better than its
+        // published score says (an upper bound at or above it).
+        let options = AnalysisOptions {
+            lines: Some(3),
+            ..AnalysisOptions::default()
+        };
+        let report = analyse(&mut engine, &receiver, &options);
+        assert_eq!(report.lines.len(), expected.len(), "{line}");
+        let mut best: Vec<i32> = expected.iter().map(|(_, score)| *score).collect();
+        best.sort_unstable_by(|a, b| b.cmp(a));
+        for (rank, analysed) in report.lines.iter().enumerate() {
+            let name = engine.move_name(analysed.pv[0]);
+            let score = expected.iter().find(|(mv, _)| *mv == name).unwrap().1;
+            let ScoreValue::Margin(shown) = analysed.score else {
+                panic!("{name} in {line}: {analysed:?}");
+            };
+            assert_eq!(analysed.proof, Some(ProofKind::Solve), "{name} in {line}");
+            if rank < 3 || analysed.bound == Bound::Exact {
+                assert_eq!(analysed.bound, Bound::Exact, "{name} in {line}");
+                assert_eq!(shown, score, "{name} in {line}");
+                assert!(rank >= 3 || score == best[rank], "{name} in {line}");
+            } else {
+                assert_eq!(analysed.bound, Bound::Upper, "{name} in {line}");
+                assert!(score <= shown && shown <= best[2], "{name} in {line}");
+            }
         }
         positions += 1;
     }

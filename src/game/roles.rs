@@ -201,6 +201,25 @@ pub trait Solve: Game {
     fn solve_exact(&self, _table: &mut Self::SolverTable, _stop: &Stop) -> Option<Proof> {
         None
     }
+    /// The exact solver's score within the window (`alpha`, `beta`), fail-soft: exact
+    /// inside it, an upper bound at or below `alpha`, a lower bound at or above `beta`.
+    /// `None` when the game has no solver or `stop` came first; with the nodes spent
+    /// either way. A null window (`beta - 1`, `beta`) asks only whether the score
+    /// reaches `beta`, far more cheaply than an exact solve.
+    fn solve_window(
+        &self,
+        table: &mut Self::SolverTable,
+        alpha: Score,
+        beta: Score,
+        stop: &Stop,
+    ) -> (Option<Score>, u64) {
+        let _ = (alpha, beta);
+        match self.solve_exact(table, stop) {
+            Some(proof) if proof.is_exact() => (Some(proof.lower), proof.nodes),
+            Some(proof) => (None, proof.nodes),
+            None => (None, 0),
+        }
+    }
     /// Whether [`Solve::threat_win`] looks for forced wins.
     fn has_threat_solver(&self) -> bool {
         false

@@ -23,6 +23,7 @@ use crate::game::variant::Variant;
 use crate::game::{Game, Move, Side};
 use crate::limits::Limits;
 use crate::search::report::{Line, Report};
+use crate::search::tt::Bound;
 use crate::text::quote;
 
 /// Longest accepted input line: a GGF game of 60 moves with evals and times fits many
@@ -376,11 +377,14 @@ impl NBoard {
 
     /// A search line for the GUI: `search <pv> <eval> 0 <depth>`, the pv without spaces,
     /// for each line of the report (the best first), each labelled with the depth it was
-    /// searched at.
+    /// searched at, but a solver's bound: NBoard would show it as the move's proven value
+    /// (`100%`) and has no way to say that it is only a bound (an analysis's solved moves
+    /// past the hint's count, a solve cut short).
     fn search_lines(engine: &Engine, report: &Report) -> Vec<String> {
         report
             .lines
             .iter()
+            .filter(|line| line.proof.is_none() || line.bound == Bound::Exact)
             .filter_map(|line| NBoard::search_line(engine, line))
             .collect()
     }
@@ -617,7 +621,6 @@ mod tests {
     #[test]
     fn search_lines_mark_exact_solves_and_run_the_pv_together() {
         use crate::search::report::Line;
-        use crate::search::tt::Bound;
         let (engine, _events) = Engine::new(&Settings {
             hash_mb: 1,
             ..Settings::default()
@@ -656,6 +659,9 @@ mod tests {
             NBoard::search_lines(&engine, &report),
             ["search E6 -6.50 0 7"]
         );
+        // A move the solver only bounded is left out, not shown as proven.
+        report.lines[1].proof = Some(crate::game::roles::ProofKind::Solve);
+        assert!(NBoard::search_lines(&engine, &report).is_empty());
     }
 
     #[test]

@@ -154,6 +154,33 @@ struct Solver<'a> {
 }
 
 pub(super) fn solve(game: &Gomoku, table: &mut ExactTable, stop: &Stop) -> Option<Proof> {
+    let (solved, nodes) = with_threads(table, stop, |shared| {
+        let score = solve_position(shared, game, -WIN - 1, WIN + 1)?;
+        Some((score, principal_variation(shared, game)))
+    });
+    let (score, pv) = solved?;
+    Some(Proof::exact(score, pv, nodes))
+}
+
+/// The score within (`alpha`, `beta`), fail-soft; `None` when stopped; and the nodes.
+pub(super) fn solve_window(
+    game: &Gomoku,
+    table: &mut ExactTable,
+    alpha: Score,
+    beta: Score,
+    stop: &Stop,
+) -> (Option<Score>, u64) {
+    with_threads(table, stop, |shared| {
+        solve_position(shared, game, alpha, beta)
+    })
+}
+
+/// Runs `work` on the table's threads; what it returns and the nodes it counted.
+fn with_threads<T: Send>(
+    table: &ExactTable,
+    stop: &Stop,
+    work: impl FnOnce(&Shared) -> Option<T> + Send,
+) -> (Option<T>, u64) {
     let shared = Shared {
         table,
         stop,
@@ -161,19 +188,12 @@ pub(super) fn solve(game: &Gomoku, table: &mut ExactTable, stop: &Stop) -> Optio
         threads: table.threads(),
         split_min_empties: table.split_min_empties,
     };
-    let run = || {
-        let score = solve_position(&shared, game)?;
-        Some((score, principal_variation(&shared, game)))
-    };
-    let (score, pv) = match &table.pool {
+    let run = || work(&shared);
+    let result = match &table.pool {
         Some(pool) => pool.install(run),
         None => run(),
-    }?;
-    Some(Proof::exact(
-        score,
-        pv,
-        shared.counted.load(Ordering::Relaxed),
-    ))
+    };
+    (result, shared.counted.load(Ordering::Relaxed))
 }
 
 impl<'a> Solver<'a> {
@@ -360,11 +380,12 @@ impl<'a> Solver<'a> {
     }
 }
 
-/// The exact value of `game`, or `None` once the stop comes.
-fn solve_position(shared: &Shared, game: &Gomoku) -> Option<Score> {
+/// The value of `game` within (`alpha`, `beta`), fail-soft, or `None` once the stop
+/// comes.
+fn solve_position(shared: &Shared, game: &Gomoku, alpha: Score, beta: Score) -> Option<Score> {
     let mut solver = Solver::new(shared, None, game);
     let mut work = game.clone();
-    let score = solver.negamax(&mut work, -WIN - 1, WIN + 1, 0);
+    let score = solver.negamax(&mut work, alpha, beta, 0);
     solver.flush();
     (!solver.stopped).then_some(score)
 }
@@ -389,7 +410,7 @@ fn principal_variation(shared: &Shared, game: &Gomoku) -> Vec<Move> {
             };
             let entry = match exact(&game) {
                 Some(entry) => Some(entry),
-                None => solve_position(shared, &game).and_then(|_| exact(&game)),
+                None => solve_position(shared, &game, -WIN - 1, WIN + 1).and_then(|_| exact(&game)),
             };
             let Some(entry) = entry else {
                 break;

@@ -397,6 +397,16 @@ impl Solve for Gomoku {
         exact::solve(self, table, stop)
     }
 
+    fn solve_window(
+        &self,
+        table: &mut ExactTable,
+        alpha: Score,
+        beta: Score,
+        stop: &Stop,
+    ) -> (Option<Score>, u64) {
+        exact::solve_window(self, table, alpha, beta, stop)
+    }
+
     fn has_threat_solver(&self) -> bool {
         self.has_patterns() && self.config.k == 5
     }

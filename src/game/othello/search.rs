@@ -78,6 +78,22 @@ impl Solve for Othello {
         Some(self.empties().count_ones())
     }
 
+    fn solve_window(
+        &self,
+        solver: &mut Solver,
+        alpha: Score,
+        beta: Score,
+        stop: &Stop,
+    ) -> (Option<Score>, u64) {
+        // The solver counts whole discs: the disc window that holds (alpha, beta).
+        let low = alpha.div_euclid(DISC);
+        let high = -(-beta).div_euclid(DISC);
+        solver.nodes = 0;
+        let (player, opponent, board) = (self.player(), self.opponent(), self.board());
+        let solution = solver.solve_window(player, opponent, board, self.rule(), low, high, stop);
+        (solution.map(|s| DISC * s.score), solver.nodes)
+    }
+
     fn solve_exact(&self, solver: &mut Solver, stop: &Stop) -> Option<Proof> {
         let (player, opponent, board) = (self.player(), self.opponent(), self.board());
         solver.nodes = 0;
