@@ -329,6 +329,54 @@ fn end_of_input_still_answers_a_running_go() {
     );
 }
 
+/// Runs `script` to its end of input and returns the output, or `None` when the engine
+/// has not exited within the hang guard (it is killed then).
+fn run_to_exit(script: &str) -> Option<(String, Duration)> {
+    let mut child = spawn(&["--seed", "5"]);
+    let started = Instant::now();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > HANG_GUARD {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let elapsed = started.elapsed();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    Some((String::from_utf8(output.stdout).unwrap(), elapsed))
+}
+
+/// An analysis without a limit ends at the end of input as on `stop` (nothing else
+/// could end it), also one that was still queued then; one with a limit runs to it.
+#[test]
+fn end_of_input_ends_an_analysis_without_a_limit() {
+    for script in [
+        "analyze\n",
+        "analyze infinite multipv 2 interval 50\n",
+        "go depth 4\nanalyze\n",
+    ] {
+        let (output, _) = run_to_exit(script).unwrap_or_else(|| panic!("{script:?}: no exit"));
+        let last = output.trim_end().lines().last().unwrap_or("");
+        // `= <move> <score>`: the analysis's reply, last.
+        assert_eq!(last.split(' ').count(), 3, "{script:?}: {output}");
+        assert!(last.starts_with("= "), "{script:?}: {output}");
+        assert!(output.contains("info line 1 move"), "{script:?}: {output}");
+    }
+    let (output, elapsed) = run_to_exit("analyze time 400\n").expect("no exit");
+    assert!(
+        elapsed >= Duration::from_millis(400),
+        "{elapsed:?}: {output}"
+    );
+}
+
 #[test]
 fn set_threads_then_go_plays_and_bad_counts_are_refused() {
     let replies = run(
@@ -511,6 +559,42 @@ fn analyze_ends_on_any_command_and_its_reply_comes_last() {
     send(&mut stdin, "quit");
     assert_eq!(framed(&lines), ["="]);
     assert!(child.wait().unwrap().success());
+}
+
+/// `format text` on one analysis wins over `set format json` (and only for it); a hint
+/// on a finished game names `hint` in its error.
+#[test]
+fn one_analysis_in_text_under_json_and_hint_errors_name_hint() {
+    let full = "X".repeat(63) + "-";
+    let script = format!(
+        "set format json\nanalyze depth 2 format text\nping\nset format text\nsetboard {full} white\nmove pass\nmove h8\nhint\n"
+    );
+    let mut child = spawn(&[]);
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().filter(|line| !line.is_empty()).collect();
+    assert!(lines[0].starts_with('{'), "{stdout}");
+    assert!(lines[1].starts_with("info analysis depth 1 "), "{stdout}");
+    let reply = lines
+        .iter()
+        .position(|line| line.starts_with("= "))
+        .unwrap();
+    assert!(
+        lines[1..reply].iter().all(|line| line.starts_with("info ")),
+        "{stdout}"
+    );
+    assert_eq!(
+        lines[reply + 1],
+        r#"{"type":"reply","ok":true,"text":"pong"}"#
+    );
+    assert_eq!(lines.last(), Some(&"? hint: the game is over"), "{stdout}");
 }
 
 #[test]

@@ -165,6 +165,10 @@ pub fn run<F: Frontend>(
                 return;
             }
         }
+        if !input_open {
+            // Nothing more will come to end an analysis without a limit.
+            engine.end_of_input();
+        }
         let Ok(event) = receiver.recv() else { return };
         match event {
             Event::Input(line, at) => match frontend.arrive(engine, line, at) {

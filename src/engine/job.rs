@@ -63,6 +63,8 @@ pub enum Outcome {
 pub struct Running {
     pub kind: JobKind,
     pub stop: Stop,
+    /// Whether only a stop ends it (an analysis without a limit).
+    pub endless: bool,
 }
 
 /// Runs `work` on its own thread; its outcome (or its panic, as [`Outcome::Failed`]) is

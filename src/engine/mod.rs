@@ -343,6 +343,17 @@ impl Engine {
         }
     }
 
+    /// The input has ended: a job that only a stop would end (an analysis without a
+    /// limit) is stopped, so that it answers and the front end can exit; a job with a
+    /// limit runs to it.
+    pub fn end_of_input(&self) {
+        if let Some(job) = &self.job
+            && job.endless
+        {
+            job.stop.raise();
+        }
+    }
+
     /// Starts choosing a move for the side to move within `limits` (the raw clock),
     /// counting from `started` (when the command arrived); the move is played when the
     /// job ends. `play` false gives a hint instead.
@@ -370,14 +381,24 @@ impl Engine {
 
     /// Starts an analysis of the position (nothing is played), counting from `started`.
     pub fn analyze(&mut self, options: &AnalysisOptions, started: Instant) -> Result<(), String> {
+        self.analyze_as("analyze", options, started)
+    }
+
+    /// [`Engine::analyze`] for a command named `what` (`hint`), whose errors name it.
+    pub fn analyze_as(
+        &mut self,
+        what: &str,
+        options: &AnalysisOptions,
+        started: Instant,
+    ) -> Result<(), String> {
         self.ensure_idle()?;
-        self.check_playable("analyze")?;
+        self.check_playable(what)?;
         let mut moves = Vec::new();
         for text in &options.moves {
             let mv = self
                 .session
                 .legal_move(text)
-                .map_err(|e| format!("analyze: {e}"))?;
+                .map_err(|e| format!("{what}: {e}"))?;
             if !moves.contains(&mv) {
                 moves.push(mv);
             }
@@ -538,9 +559,17 @@ impl Engine {
     }
 
     fn start(&mut self, kind: JobKind, task: Task, stop: Stop) -> Result<(), String> {
+        let limitless = stop.deadline().is_none()
+            && stop.node_limit() == u64::MAX
+            && !matches!(&task, Task::Analyze(request) if request.max_depth.is_some());
         self.session
             .start(task, stop.clone(), self.events.clone())?;
-        self.job = Some(Running { kind, stop });
+        let endless = kind == JobKind::Analyze && limitless;
+        self.job = Some(Running {
+            kind,
+            stop,
+            endless,
+        });
         Ok(())
     }
 }

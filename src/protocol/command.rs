@@ -44,8 +44,11 @@ pub enum Command {
     /// `analyze ...`, and `hint [K]` (an analysis with a default time limit).
     Analyze {
         options: AnalysisOptions,
-        /// `format json` on the command: this analysis's output as JSON lines.
-        json: bool,
+        /// `format json|text` on the command: this analysis's output as JSON lines or
+        /// text, whatever `set format` says; `None` to follow it.
+        json: Option<bool>,
+        /// The command's name for its errors: `analyze` or `hint`.
+        name: &'static str,
     },
     /// An optional time limit (`solve movetime <ms>`).
     Solve(Option<Duration>),
@@ -259,7 +262,8 @@ fn parse_hint(args: &str) -> Result<Command, String> {
             time: Some(HINT_TIME),
             ..AnalysisOptions::default()
         },
-        json: false,
+        json: None,
+        name: "hint",
     })
 }
 
@@ -269,7 +273,7 @@ fn parse_analyze(args: &str) -> Result<Command, String> {
         lines: Some(1),
         ..AnalysisOptions::default()
     };
-    let mut json = false;
+    let mut json = None;
     let mut index = 0;
     while index < list.len() {
         let key = list[index].to_ascii_lowercase();
@@ -296,8 +300,8 @@ fn parse_analyze(args: &str) -> Result<Command, String> {
             "nodes" => options.nodes = Some(bounds::number(value).map_err(check)?),
             "format" => {
                 json = match value.to_ascii_lowercase().as_str() {
-                    "json" => true,
-                    "text" => false,
+                    "json" => Some(true),
+                    "text" => Some(false),
                     _ => {
                         return Err(format!(
                             "analyze format: expected json or text, got {}",
@@ -315,7 +319,11 @@ fn parse_analyze(args: &str) -> Result<Command, String> {
         }
         index += 2;
     }
-    Ok(Command::Analyze { options, json })
+    Ok(Command::Analyze {
+        options,
+        json,
+        name: "analyze",
+    })
 }
 
 fn parse_set(args: &str) -> Result<Command, String> {

@@ -29,7 +29,7 @@ pub fn run(
         job_id: None,
         quitting: false,
         json: false,
-        job_json: false,
+        job_json: None,
     };
     match Engine::new(&settings) {
         Ok((mut engine, receiver)) => {
@@ -46,8 +46,9 @@ struct Native {
     quitting: bool,
     /// `set format json`: every reply and report is one JSON object per line.
     json: bool,
-    /// The running job's reports and reply are JSON (`analyze ... format json`).
-    job_json: bool,
+    /// The running job's reports and reply are JSON or text whatever `json` says
+    /// (`analyze ... format json|text`).
+    job_json: Option<bool>,
 }
 
 impl Native {
@@ -58,8 +59,7 @@ impl Native {
     }
 
     fn reply(&mut self, id: Option<u64>, result: Result<String, String>) {
-        if self.json || self.job_json {
-            self.job_json = false;
+        if self.job_json.take().unwrap_or(self.json) {
             let line = Message::reply(id, result).to_line();
             self.write(&format!("{line}\n"));
             return;
@@ -231,9 +231,13 @@ impl Frontend for Native {
                 self.start(id, started, engine);
                 return Flow::Continue;
             }
-            Command::Analyze { options, json } => {
-                let started = engine.analyze(&options, at);
-                self.job_json = json && started.is_ok();
+            Command::Analyze {
+                options,
+                json,
+                name,
+            } => {
+                let started = engine.analyze_as(name, &options, at);
+                self.job_json = json.filter(|_| started.is_ok());
                 self.start(id, started, engine);
                 return Flow::Continue;
             }
@@ -257,7 +261,7 @@ impl Frontend for Native {
     fn report(&mut self, engine: &Engine, report: Report) {
         let analysis = engine.job_kind() == Some(JobKind::Analyze);
         let name = |line: &[crate::game::Move]| engine.line_names(line);
-        if self.json || self.job_json {
+        if self.job_json.unwrap_or(self.json) {
             let json = ReportJson::new(&report, name);
             let message = if analysis {
                 Message::Analysis(json)
@@ -455,7 +459,7 @@ mod tests {
             job_id: None,
             quitting: false,
             json: false,
-            job_json: false,
+            job_json: None,
         }
     }
 
