@@ -4,13 +4,87 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+use arbor::protocol::json::LineJson;
+use serde::Deserialize;
 use serde_json::Value;
+
+mod common;
+
+/// The answers of `arbor analysis` as protocol.md documents them, typed and closed: an
+/// answer with a field the documentation does not name, or without one it promises,
+/// does not parse.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+#[allow(dead_code)] // an error answer is only parsed
+enum Answer {
+    Turn(TurnAnswer),
+    Error(ErrorAnswer),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)] // read through Debug and the checks below
+struct TurnAnswer {
+    id: Value,
+    turn: usize,
+    #[serde(rename = "final")]
+    is_final: bool,
+    side: String,
+    depth: u32,
+    exact: bool,
+    nodes: u64,
+    nps: u64,
+    time_ms: u64,
+    lines: Vec<LineJson>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct ErrorAnswer {
+    id: Value,
+    #[serde(default)]
+    turn: Option<usize>,
+    error: String,
+}
+
+/// Parses an answer line against the schema and checks what the types cannot: sides,
+/// ranks, bounds, proofs, and that every line's first move is its `move`.
+fn checked(line: &str) -> Answer {
+    let answer: Answer =
+        serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: not an answer: {e}"));
+    if let Answer::Turn(turn) = &answer {
+        assert!(["black", "white"].contains(&turn.side.as_str()), "{line}");
+        assert!(!turn.lines.is_empty(), "{line}");
+        for (index, l) in turn.lines.iter().enumerate() {
+            assert_eq!(l.rank, index + 1, "{line}");
+            assert!(
+                ["exact", "lower", "upper"].contains(&l.bound.as_str()),
+                "{line}"
+            );
+            assert_eq!(l.exact, l.proof.is_some(), "{line}");
+            assert!(l.pv.first().is_none_or(|mv| *mv == l.r#move), "{line}");
+        }
+        if turn.exact {
+            assert!(turn.lines.iter().all(|l| l.exact), "{line}");
+        }
+    }
+    answer
+}
 
 fn answers(queries: &str) -> Vec<Value> {
     answers_with(&[], queries)
 }
 
 fn answers_with(args: &[&str], queries: &str) -> Vec<Value> {
+    raw_answers(args, queries)
+        .iter()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}")))
+        .collect()
+}
+
+/// The answer lines as written, each checked against the schema.
+fn raw_answers(args: &[&str], queries: &str) -> Vec<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_arbor"))
         .args(["analysis", "--hash", "16"])
         .args(args)
@@ -30,8 +104,87 @@ fn answers_with(args: &[&str], queries: &str) -> Vec<Value> {
     String::from_utf8(output.stdout)
         .unwrap()
         .lines()
-        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}")))
+        .map(|line| {
+            checked(line);
+            line.to_string()
+        })
         .collect()
+}
+
+/// protocol.md's `arbor analysis` example, replayed: its queries (the quoted arguments
+/// of its `printf`) sent, every documented answer matched (`...` for any text) and
+/// parsed against the schema, like every answer the engine gives.
+#[test]
+fn the_documented_batch_example_replays() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md");
+    let doc = std::fs::read_to_string(path).unwrap();
+    let mut lines = doc.lines();
+    let command = lines
+        .find(|line| line.starts_with("$ printf") && line.contains("| arbor analysis"))
+        .expect("protocol.md has an arbor analysis example");
+    let (printed, args) = command.split_once("| arbor analysis").unwrap();
+    let queries: Vec<&str> = printed
+        .split('\'')
+        .skip(3) // `$ printf '%s\n' `
+        .step_by(2)
+        .collect();
+    assert!(queries.len() >= 3, "{queries:?}");
+    let expected: Vec<&str> = lines.take_while(|line| !line.starts_with("```")).collect();
+    let args: Vec<&str> = args.split_whitespace().collect();
+    let actual = raw_answers(&args, &(queries.join("\n") + "\n"));
+    assert_eq!(actual.len(), expected.len(), "{actual:#?}");
+    for (pattern, line) in expected.iter().zip(&actual) {
+        checked(pattern.replace("...", "0").as_str());
+        assert!(
+            common::glob(pattern, line),
+            "documented\n{pattern}\ngot\n{line}"
+        );
+    }
+}
+
+/// Queries the engine could mistake: an empty `turns` (an error, never silence),
+/// WTHOR-style moves without their passes, setup rows separated by spaces.
+#[test]
+fn empty_turns_missing_passes_and_spaced_setups() {
+    // After Black's f4 White has no move; the record goes on with Black's e3, after
+    // which White must pass again.
+    let queries = [
+        r#"{"id":1,"moves":["f5"],"turns":[]}"#,
+        r#"{"id":2,"setup":{"cells":"XXXXXOXX XXOXXOXO XXXX-XXX OXXXO-XX XXXXXOXX XXXXXXXX XOXXXXOX OOO-XX-O","side":"black"},"moves":["f4","e3"],"turns":[0,1,2],"depth":2}"#,
+        r#"{"id":3,"game":"tictactoe","options":{"size":4,"k":3},"multipv":"all"}"#,
+    ]
+    .join("\n");
+    let answers = answers(&queries);
+    assert_eq!(answers.len(), 5, "{answers:#?}");
+    assert_eq!(answers[0]["id"], 1);
+    assert!(
+        answers[0]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("turns: empty"),
+        "{}",
+        answers[0]
+    );
+    for (answer, (turn, side)) in
+        answers[1..4]
+            .iter()
+            .zip([(0, "black"), (1, "white"), (2, "white")])
+    {
+        assert_eq!(answer["id"], 2, "{answer}");
+        assert_eq!(answer["turn"], turn, "{answer}");
+        assert_eq!(answer["side"], side, "{answer}");
+        assert_eq!(answer["final"], true, "{answer}");
+    }
+    assert_eq!(answers[2]["lines"][0]["move"], "pass");
+    assert_eq!(answers[3]["lines"][0]["move"], "pass");
+    // Every point of the empty 4x4 board, each proven.
+    let lines = answers[4]["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 16, "{}", answers[4]);
+    assert!(
+        lines.iter().all(|line| line["exact"] == true),
+        "{}",
+        answers[4]
+    );
 }
 
 #[test]

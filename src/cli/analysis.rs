@@ -15,8 +15,8 @@ use crate::bounds;
 use crate::engine::events::Event;
 use crate::engine::input::{InputLine, read_line_capped};
 use crate::engine::{AnalysisOptions, Engine, Finished, Settings};
-use crate::game::Side;
 use crate::game::variant::Variant;
+use crate::game::{Move, Side};
 use crate::protocol::json::ReportJson;
 use crate::search::report::Report;
 
@@ -225,6 +225,12 @@ impl Batch<'_> {
             interval,
         };
         let turns: BTreeSet<usize> = match &query.turns {
+            Some(turns) if turns.is_empty() => {
+                return Err(
+                    "turns: empty: list the turns to analyse, or leave turns out for the position after the last move"
+                        .to_string(),
+                );
+            }
             Some(turns) => turns.iter().copied().collect(),
             None => BTreeSet::from([query.moves.len()]),
         };
@@ -238,7 +244,7 @@ impl Batch<'_> {
         }
         self.start_position(variant, query.setup.as_ref())?;
         for (index, mv) in query.moves.iter().enumerate() {
-            if let Err(e) = self.engine.play(mv) {
+            if let Err(e) = play_filling_pass(&mut self.engine, mv) {
                 return Err(format!("move {} ({mv}): {e}", index + 1));
             }
         }
@@ -252,7 +258,9 @@ impl Batch<'_> {
             let side = Side::parse(&setup.side).ok_or_else(|| {
                 format!("setup side: expected black or white, got {}", setup.side)
             })?;
-            self.engine.set_board(&setup.cells, side)?;
+            // Rows may be separated by spaces, as `setboard` takes them.
+            let cells: String = setup.cells.split_whitespace().collect();
+            self.engine.set_board(&cells, side)?;
         }
         Ok(())
     }
@@ -266,8 +274,7 @@ impl Batch<'_> {
         let mut played = 0;
         for &turn in turns {
             while played < turn {
-                self.engine
-                    .play(&query.moves[played])
+                play_filling_pass(&mut self.engine, &query.moves[played])
                     .expect("the moves were checked");
                 played += 1;
             }
@@ -329,6 +336,16 @@ impl Batch<'_> {
         }
         Ok(())
     }
+}
+
+/// Plays `name`, first a pass when the side to move has no other move and `name` is
+/// not one (game records such as WTHOR's leave forced passes out).
+fn play_filling_pass(engine: &mut Engine, name: &str) -> Result<(), String> {
+    if engine.legal_moves() == [Move::PASS] && engine.parse_move(name).is_ok_and(|mv| !mv.is_pass())
+    {
+        engine.play_move(Move::PASS)?;
+    }
+    engine.play(name).map(|_| ())
 }
 
 fn write_answer(

@@ -6,6 +6,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 
 /// Starts `command` (stderr discarded); returns the child, its stdin and its lines.
+#[allow(dead_code)] // not every test binary starts engines this way
 pub fn spawn_lines(mut command: Command) -> (Child, Option<ChildStdin>, Receiver<String>) {
     command.stderr(Stdio::null());
     spawn_lines_keeping_stderr(command)
@@ -34,6 +35,7 @@ pub fn spawn_lines_keeping_stderr(
 /// Spawns `command`, retrying while the kernel says "text file busy": a test that has just
 /// copied an executable can find its write descriptor still open in a child that another
 /// test thread forked at that moment and has not yet replaced by exec.
+#[allow(dead_code)]
 pub fn spawn_retrying(command: &mut Command) -> Child {
     let mut attempts = 0;
     loop {
