@@ -2,9 +2,11 @@
 //! list), every move's score against the best move's out, the mistakes marked, and an
 //! SVG graph of the evaluation over the game.
 //!
-//! Each position is analysed twice at most: once for the best move and its score, and,
-//! when another move was played, once for that move alone, with the same limits; the
-//! difference is the move's loss. In solve range both are exact.
+//! Each position is analysed twice at most: once for the best move, and, when another
+//! move was played, once more for the best and the played move together (two lines of
+//! one search, with the same limits), whose two scores give the loss; the played move
+//! is best when that search ranks it first. In solve range both are exact. Passes are
+//! played, not reviewed.
 
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
@@ -208,6 +210,11 @@ pub fn review(
                 }
             })
             .map_err(|e| format!("move {}: {e}", index + 1))?;
+        if played.is_pass() {
+            // A pass (GGF records write them) is no decision: nothing to review.
+            engine.play_move(played)?;
+            continue;
+        }
         let side = engine.side_to_move();
         let forced = engine.legal_moves().len() == 1;
         let best_report = analyse(&mut engine, &events, limits)?;
@@ -215,22 +222,28 @@ pub fn review(
             .lines
             .first()
             .ok_or("an analysis without lines")?;
-        let best_move = best_line.pv[0];
-        let best_score = best_line.score;
-        let played_score = if best_move == played {
-            best_score
-        } else {
-            let only = AnalysisOptions {
-                moves: vec![engine.move_name(played)],
+        let (mut best_move, mut best_score) = (best_line.pv[0], best_line.score);
+        let mut played_score = best_score;
+        if best_move != played {
+            // The played move against the best one in one search, to the same depth, so
+            // that their scores compare (alone, it could reach another depth).
+            let both = AnalysisOptions {
+                lines: Some(2),
+                moves: vec![engine.move_name(best_move), engine.move_name(played)],
                 ..limits.clone()
             };
-            let report = analyse(&mut engine, &events, &only)?;
-            report
-                .lines
-                .first()
-                .ok_or("an analysis without lines")?
-                .score
-        };
+            let report = analyse(&mut engine, &events, &both)?;
+            let score_of = |mv: Move| {
+                report
+                    .lines
+                    .iter()
+                    .find(|line| line.pv.first() == Some(&mv))
+                    .map(|line| line.score)
+            };
+            let first = report.lines.first().ok_or("an analysis without lines")?;
+            (best_move, best_score) = (first.pv[0], first.score);
+            played_score = score_of(played).ok_or("the played move was not analysed")?;
+        }
         let scale = scale(record.variant);
         let loss = if best_move == played {
             0.0
@@ -515,10 +528,49 @@ mod tests {
         assert!(picture.contains("test &lt;game&gt;"));
         let text = table(&reviews, Variant::default());
         assert!(text.contains("black: 3 moves"), "{text}");
+        let passed = parse_record(
+            "(;GM[Othello]PC[x]BO[8 *****O****O**O*O****-***O***O-*******O***********O****O*OOO-**-O *]B[f4]W[PA]B[e3];)",
+            Variant::default(),
+        )
+        .unwrap();
+        let reviews = review(&passed, &limits, 4, 1, &mut |_| {}).unwrap();
+        let played: Vec<&str> = reviews.iter().map(|r| r.played.as_str()).collect();
+        assert_eq!(played, ["f4", "e3"], "a pass is no move to review");
         let bad = parse_record("f5 a1", Variant::default()).unwrap();
         assert_eq!(
             review(&bad, &limits, 4, 1, &mut |_| {}).unwrap_err(),
             "move 2: illegal move a1 for white"
         );
+    }
+
+    /// Under a node limit (as under a clock) the played move is scored in the same
+    /// search as the best one: "best" is never worse than the played move, and the loss
+    /// is the difference of the two scores shown.
+    #[test]
+    fn the_best_move_is_never_worse_than_the_played_one() {
+        let record = parse_record(
+            "f5f6e6f4g5e7f7c5f3g3h3h5g4h4h6g6d6e3f8f2e1c7c6d7e8c8d2e2",
+            Variant::default(),
+        )
+        .unwrap();
+        let limits = AnalysisOptions {
+            nodes: Some(40_000),
+            ..AnalysisOptions::default()
+        };
+        let reviews = review(&record, &limits, 8, 1, &mut |_| {}).unwrap();
+        assert_eq!(reviews.len(), 28);
+        let full = scale(Variant::default());
+        for review in &reviews {
+            let (best, played) = (
+                numeric(review.best_score, full),
+                numeric(review.played_score, full),
+            );
+            assert!(best >= played, "{review:?}");
+            if review.best == review.played {
+                assert_eq!(review.loss, 0.0, "{review:?}");
+            } else {
+                assert!((review.loss - (best - played)).abs() < 1e-9, "{review:?}");
+            }
+        }
     }
 }
