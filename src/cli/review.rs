@@ -241,8 +241,14 @@ pub fn review(
                     .map(|line| line.score)
             };
             let first = report.lines.first().ok_or("an analysis without lines")?;
-            (best_move, best_score) = (first.pv[0], first.score);
             played_score = score_of(played).ok_or("the played move was not analysed")?;
+            // A played move that ties the best one is the best one.
+            best_move = if played_score == first.score {
+                played
+            } else {
+                first.pv[0]
+            };
+            best_score = first.score;
         }
         let scale = scale(record.variant);
         let loss = if best_move == played {
