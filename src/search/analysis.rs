@@ -908,14 +908,7 @@ mod tests {
             assert_eq!(report.lines.len(), legal.len().max(1));
             assert!(report.exact);
             for line in &report.lines {
-                let mut child = game.clone();
-                child.make(line.pv[0]);
-                let expected = if child.outcome().is_some() {
-                    -child.final_score()
-                } else {
-                    let mut table = child.solver_table(1 << 20).unwrap();
-                    -child.solve_exact(&mut table, &Stop::never()).unwrap().lower
-                };
+                let expected = solved_child(&game, line.pv[0]);
                 assert_eq!(
                     line.score,
                     ScoreValue::Margin(expected / 100),
