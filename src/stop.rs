@@ -103,6 +103,71 @@ impl Stop {
     }
 }
 
+/// The nodes of a job searched by several threads, against one stop's node limit.
+///
+/// Counting after the fact lets a thread that the OS happens to run alone spend what
+/// the others were about to: each thread instead claims its share of what the limit
+/// leaves before searching it, so that together they overrun the limit by at most a
+/// node each, however they are scheduled.
+#[derive(Debug, Default)]
+pub struct SharedNodes {
+    counted: AtomicU64,
+    /// Nodes claimed by threads and not yet counted.
+    claimed: AtomicU64,
+}
+
+impl SharedNodes {
+    pub fn new(counted: u64) -> SharedNodes {
+        SharedNodes {
+            counted: AtomicU64::new(counted),
+            claimed: AtomicU64::new(0),
+        }
+    }
+
+    /// The nodes counted so far.
+    pub fn total(&self) -> u64 {
+        self.counted.load(Ordering::Relaxed)
+    }
+
+    /// Counts `searched` nodes of a thread and returns the new total.
+    pub fn add(&self, searched: u64) -> u64 {
+        self.counted.fetch_add(searched, Ordering::Relaxed) + searched
+    }
+
+    /// Counts `searched` nodes and trades the thread's claim `held` for a new one: at
+    /// most `most` nodes and at most its share (of `threads`) of what `stop`'s limit
+    /// leaves unclaimed, at least one while any is left. Returns the new total and the
+    /// new claim; a claim of 0 means the limit is spent and the thread must stop.
+    pub fn settle(
+        &self,
+        searched: u64,
+        held: u64,
+        stop: &Stop,
+        threads: usize,
+        most: u64,
+    ) -> (u64, u64) {
+        // Counted before the old claim is released: the sum never undercounts.
+        let total = self.add(searched);
+        if stop.node_limit == u64::MAX {
+            return (total, most);
+        }
+        let others = self.claimed.fetch_sub(held, Ordering::Relaxed) - held;
+        let left = stop.node_limit.saturating_sub(total + others);
+        let claim = most.min(left.div_ceil(threads.max(1) as u64));
+        self.claimed.fetch_add(claim, Ordering::Relaxed);
+        (total, claim)
+    }
+
+    /// Counts a thread's last `searched` nodes and gives back its claim `held`.
+    pub fn finish(&self, searched: u64, held: u64, stop: &Stop) -> u64 {
+        let total = self.add(searched);
+        if stop.node_limit != u64::MAX {
+            self.claimed.fetch_sub(held, Ordering::Relaxed);
+        }
+        total
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,5 +189,37 @@ mod tests {
         assert!(!stop.check(0));
         part.raise();
         assert!(stop.check(0) && stop.is_raised(), "clones share the flag");
+    }
+
+    /// Two threads whose claims are settled in any interleaving stay within the limit
+    /// by a node each.
+    #[test]
+    fn claims_keep_threads_within_the_limit() {
+        let stop = Stop::never().with_node_limit(20_000);
+        let shared = SharedNodes::new(5_000);
+        let (_, mut a) = shared.settle(0, 0, &stop, 2, 16_384);
+        let (_, mut b) = shared.settle(0, 0, &stop, 2, 16_384);
+        assert_eq!(
+            (a, b),
+            (7_500, 3_750),
+            "each claims half of what is left to claim"
+        );
+        // Thread a runs alone: its claims shrink to nothing, b's claim stays reserved.
+        let mut total = 0;
+        let mut polls = 0;
+        while a > 0 {
+            (total, a) = shared.settle(a, a, &stop, 2, 16_384);
+            polls += 1;
+        }
+        assert_eq!((total + b, polls), (20_000, 13));
+        (total, b) = shared.settle(b, b, &stop, 2, 16_384);
+        assert_eq!((total, b), (20_000, 0));
+        assert!(stop.check(total));
+        assert_eq!(shared.finish(0, a, &stop), total);
+        let unlimited = Stop::never();
+        assert_eq!(
+            SharedNodes::new(0).settle(10, 0, &unlimited, 2, 4096),
+            (10, 4096)
+        );
     }
 }

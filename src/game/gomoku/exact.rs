@@ -12,7 +12,7 @@ use crate::game::roles::{Evaluate, Proof, Score, WIN, win_from_node, win_to_node
 use crate::game::{Game, Move};
 use crate::memory::{Zeroable, ZeroedTable};
 use crate::split::{self, SplitPoint};
-use crate::stop::Stop;
+use crate::stop::{SharedNodes, Stop};
 
 /// With several threads, from this many empty points on a node's moves after the first
 /// are shared out: the trees of these boards are small, and below this waking a thread
@@ -137,7 +137,7 @@ struct Shared<'a> {
     table: &'a ExactTable,
     stop: &'a Stop,
     /// Every thread's nodes, as far as each has added them.
-    counted: AtomicU64,
+    counted: SharedNodes,
     threads: usize,
     split_min_empties: u32,
 }
@@ -148,6 +148,8 @@ struct Solver<'a> {
     split: Option<&'a SplitPoint<'a>>,
     nodes: u64,
     flushed: u64,
+    /// Nodes this thread has claimed from the node limit and not yet counted.
+    claim: u64,
     next_check: u64,
     stopped: bool,
     buffers: Vec<Vec<Move>>,
@@ -184,7 +186,7 @@ fn with_threads<T: Send>(
     let shared = Shared {
         table,
         stop,
-        counted: AtomicU64::new(0),
+        counted: SharedNodes::new(0),
         threads: table.threads(),
         split_min_empties: table.split_min_empties,
     };
@@ -193,7 +195,7 @@ fn with_threads<T: Send>(
         Some(pool) => pool.install(run),
         None => run(),
     };
-    (result, shared.counted.load(Ordering::Relaxed))
+    (result, shared.counted.total())
 }
 
 impl<'a> Solver<'a> {
@@ -203,24 +205,38 @@ impl<'a> Solver<'a> {
             split,
             nodes: 0,
             flushed: 0,
+            claim: 0,
             next_check: 0,
             stopped: false,
             buffers: vec![Vec::new(); game.empties() as usize + 2],
         }
     }
 
-    fn flush(&mut self) -> u64 {
-        let delta = self.nodes - self.flushed;
+    /// Counts this thread's last nodes and gives back what it claimed.
+    fn finish(&mut self) {
+        let searched = self.nodes - self.flushed;
         self.flushed = self.nodes;
-        self.shared.counted.fetch_add(delta, Ordering::Relaxed) + delta
+        self.shared
+            .counted
+            .finish(searched, self.claim, self.shared.stop);
+        self.claim = 0;
     }
 
     fn negamax(&mut self, game: &mut Gomoku, mut alpha: Score, beta: Score, ply: usize) -> Score {
         self.nodes += 1;
         if self.nodes >= self.next_check {
-            let total = self.flush();
-            self.next_check = self.nodes + STOP_CHECK_NODES;
-            self.stopped |= self.shared.stop.check(total);
+            let searched = self.nodes - self.flushed;
+            self.flushed = self.nodes;
+            let (total, claim) = self.shared.counted.settle(
+                searched,
+                self.claim,
+                self.shared.stop,
+                self.shared.threads,
+                STOP_CHECK_NODES,
+            );
+            self.claim = claim;
+            self.next_check = self.nodes + claim.max(1);
+            self.stopped |= claim == 0 || self.shared.stop.check(total);
         }
         if let Some(split) = self.split {
             self.stopped |= split.aborted();
@@ -376,7 +392,7 @@ impl<'a> Solver<'a> {
         if self.stopped {
             split.mark_stopped();
         }
-        self.flush();
+        self.finish();
     }
 }
 
@@ -386,7 +402,7 @@ fn solve_position(shared: &Shared, game: &Gomoku, alpha: Score, beta: Score) -> 
     let mut solver = Solver::new(shared, None, game);
     let mut work = game.clone();
     let score = solver.negamax(&mut work, alpha, beta, 0);
-    solver.flush();
+    solver.finish();
     (!solver.stopped).then_some(score)
 }
 

@@ -15,7 +15,7 @@ use super::stability::stable_discs;
 use super::symmetry::{distinct_moves, stabilizer};
 use crate::memory::{Zeroable, ZeroedTable};
 use crate::split::{self, SplitPoint};
-use crate::stop::Stop;
+use crate::stop::{SharedNodes, Stop};
 
 /// Below this many empties no transposition table is used.
 const TABLE_MIN_EMPTIES: u32 = 9;
@@ -430,7 +430,7 @@ impl Solver {
             };
         }
         let empties = (board & !(player | opponent)).count_ones();
-        let counted = AtomicU64::new(self.nodes);
+        let counted = SharedNodes::new(self.nodes);
         let root = Root {
             table: &self.table,
             setup: self.setup,
@@ -444,7 +444,7 @@ impl Solver {
                 let mut context = Context::<Fast>::new(&root);
                 // SAFETY: USE_FAST is only true on a CPU with every feature `Fast` enables.
                 let (score, best) = unsafe { context.root(player, opponent, alpha, beta, empties) };
-                context.flush();
+                context.finish();
                 return (!context.stopped).then_some(Solution { score, best });
             }
             root_portable(&root, player, opponent, alpha, beta, empties)
@@ -453,7 +453,7 @@ impl Solver {
             Some(pool) => pool.install(solve),
             None => solve(),
         };
-        self.nodes = counted.load(Ordering::Relaxed);
+        self.nodes = counted.total();
         solution
     }
 
@@ -468,7 +468,7 @@ impl Solver {
         empties: u32,
         stop: &Stop,
     ) -> Option<Solution> {
-        let counted = AtomicU64::new(self.nodes);
+        let counted = SharedNodes::new(self.nodes);
         let root = Root {
             table: &self.table,
             setup: self.setup,
@@ -477,7 +477,7 @@ impl Solver {
             threads: 1,
         };
         let solution = root_portable(&root, player, opponent, alpha, beta, empties);
-        self.nodes = counted.load(Ordering::Relaxed);
+        self.nodes = counted.total();
         solution
     }
 }
@@ -493,7 +493,7 @@ fn root_portable(
 ) -> Option<Solution> {
     let mut context = Context::<Portable>::new(root);
     let (score, best) = context.root(player, opponent, alpha, beta, empties);
-    context.flush();
+    context.finish();
     (!context.stopped).then_some(Solution { score, best })
 }
 
@@ -570,7 +570,7 @@ struct Root<'a> {
     setup: Setup,
     stop: &'a Stop,
     /// Nodes of the solve, every thread's added as it goes (for the node limit).
-    counted: &'a AtomicU64,
+    counted: &'a SharedNodes,
     threads: usize,
 }
 
@@ -580,13 +580,15 @@ struct Context<'a, I> {
     table: &'a Table,
     setup: Setup,
     stop: &'a Stop,
-    counted: &'a AtomicU64,
+    counted: &'a SharedNodes,
     threads: usize,
     /// The split point this thread works under, if any.
     split: Option<&'a SplitPoint<'a>>,
     nodes: u64,
     /// Nodes already added to `counted`.
     flushed: u64,
+    /// Nodes this thread has claimed from the node limit and not yet counted.
+    claim: u64,
     stopped: bool,
     /// The node count at which the stop is checked next.
     next_check: u64,
@@ -604,6 +606,7 @@ impl<'a, I> Context<'a, I> {
             split: None,
             nodes: 0,
             flushed: 0,
+            claim: 0,
             stopped: false,
             next_check: 0,
             isa: PhantomData,
@@ -624,27 +627,48 @@ impl<'a, I> Context<'a, I> {
             split: Some(split),
             nodes: 0,
             flushed: 0,
+            claim: 0,
             stopped: false,
             next_check: 0,
             isa: PhantomData,
         }
     }
 
-    /// Adds the nodes not yet counted to the solve's count; returns the new total.
-    #[inline]
-    fn flush(&mut self) -> u64 {
+    /// The nodes searched since they were last counted.
+    fn uncounted(&mut self) -> u64 {
         let delta = self.nodes - self.flushed;
         self.flushed = self.nodes;
-        self.counted.fetch_add(delta, Ordering::Relaxed) + delta
+        delta
     }
 
-    /// Counts the nodes and looks at the stop and at the split points above.
+    /// Adds the nodes not yet counted to the solve's count.
+    fn flush(&mut self) {
+        let searched = self.uncounted();
+        self.counted.add(searched);
+    }
+
+    /// Counts this thread's last nodes and gives back what it claimed.
+    fn finish(&mut self) {
+        let searched = self.uncounted();
+        self.counted.finish(searched, self.claim, self.stop);
+        self.claim = 0;
+    }
+
+    /// Counts the nodes, claims the next ones and looks at the stop and at the split
+    /// points above.
     fn poll(&mut self) {
-        let total = self.flush();
-        // Each thread may spend its share of what is left before it looks again.
-        let left = self.stop.node_limit().saturating_sub(total) / self.threads as u64;
-        self.next_check = self.nodes + STOP_CHECK_NODES.min(left.max(1));
-        self.stopped |= self.stop.check(total) || self.split.is_some_and(|split| split.aborted());
+        let searched = self.uncounted();
+        let (total, claim) = self.counted.settle(
+            searched,
+            self.claim,
+            self.stop,
+            self.threads,
+            STOP_CHECK_NODES,
+        );
+        self.claim = claim;
+        self.next_check = self.nodes + claim.max(1);
+        self.stopped |=
+            claim == 0 || self.stop.check(total) || self.split.is_some_and(|split| split.aborted());
     }
 }
 
@@ -834,7 +858,7 @@ impl Context<'_, $isa> {
         if self.stopped {
             split.mark_stopped();
         }
-        self.flush();
+        self.finish();
     }
 
     /// Negamax alpha-beta, fail-soft, with `empties` empty squares.
