@@ -61,6 +61,21 @@ enum Commands {
     Match(Box<MatchArgs>),
     /// Play against the engine (or another person) at the terminal.
     Play(PlayArgs),
+    /// Measures Multi-ProbCut's prediction errors on WTHOR positions and prints the
+    /// table of src/game/othello/probcut.rs.
+    Probcut {
+        /// Directory of WTHOR `<moves> <diff>` files.
+        #[arg(long)]
+        wthor: std::path::PathBuf,
+        /// About how many positions to sample (one per sampled game).
+        #[arg(long, default_value_t = 400, value_parser = bounds::positive)]
+        positions: usize,
+        /// Deepest search, plies.
+        #[arg(long, default_value_t = 10, value_parser = bounds::positive)]
+        depth: usize,
+        #[arg(long, default_value_t = 1, value_parser = bounds::number)]
+        seed: u64,
+    },
     /// Fits the Othello evaluation weights by least squares and prints them.
     Tune {
         /// normal (labels from WTHOR games) or misere (labels from self-play).
@@ -539,6 +554,18 @@ fn main() -> ExitCode {
                 arbor::cli::puzzles::run_file(&text, limit, *verify, &mut io::stdout()).map(|_| ())
             }),
         Some(Commands::Play(args)) => play(args),
+        Some(Commands::Probcut {
+            wthor,
+            positions,
+            depth,
+            seed,
+        }) => arbor::cli::probcut::fit(
+            wthor,
+            *positions,
+            (*depth).min(60) as u32,
+            *seed,
+            &mut io::stdout(),
+        ),
         Some(Commands::Tune {
             rule,
             wthor,

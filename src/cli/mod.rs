@@ -4,6 +4,7 @@
 pub mod analysis;
 pub mod bench;
 pub mod play;
+pub mod probcut;
 pub mod puzzles;
 pub mod review;
 pub mod solve;

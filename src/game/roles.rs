@@ -131,6 +131,16 @@ impl ScoreValue {
     }
 }
 
+/// A shallow search predicting a deep one (Multi-ProbCut).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProbCut {
+    /// The depth of the predicting search.
+    pub shallow: u32,
+    /// How far beyond the window its result must lie for the node to be cut: the
+    /// prediction's standard error times the confidence asked for, in score units.
+    pub margin: Score,
+}
+
 /// Evaluation and move selection for the alpha-beta search.
 pub trait Evaluate: Game {
     /// Static evaluation of an unfinished position.
@@ -158,6 +168,13 @@ pub trait Evaluate: Game {
     /// deeply first (and again at full depth if they beat the best so far).
     fn reduction(&self, _mv: Move, _index: usize, _depth: u32) -> u32 {
         0
+    }
+    /// Multi-ProbCut: for a null-window search of this position to `depth`, a shallower
+    /// search whose result predicts the deep one, and the error of that prediction; a
+    /// shallow result beyond the window by the margin ends the node. `None` where the
+    /// game has no fitted model (every game but 8x8 Othello under the normal rule).
+    fn probcut(&self, _depth: u32) -> Option<ProbCut> {
+        None
     }
     /// Whether the side to move must answer a threat now (Gomoku: a four, or an open
     /// three): the search looks one ply further instead of evaluating such a position,

@@ -103,6 +103,12 @@ impl<G: SearchGame> Searcher<G> {
         self.main.busy = (self.threads > 1).then(|| Arc::new(Busy::new()));
     }
 
+    /// Whether the midgame search may cut nodes by Multi-ProbCut (on by default); off,
+    /// a search to a depth gives the full-width result at that depth.
+    pub fn set_selective(&mut self, on: bool) {
+        self.main.selective = on;
+    }
+
     /// Makes the search panic at this node (tests of a failing job).
     #[cfg(test)]
     pub(crate) fn panic_at_node(&mut self, node: u64) {
@@ -423,6 +429,7 @@ pub(crate) mod tests {
                     continue;
                 }
                 let mut searcher = Searcher::new(&game, 2).unwrap();
+                searcher.set_selective(false);
                 for depth in 1..=4 {
                     let limits = Limits {
                         depth: Some(depth),
@@ -538,6 +545,69 @@ pub(crate) mod tests {
             assert!(game.is_legal(result.best), "round {round}");
             game.generate_moves(&mut moves);
             game.make(moves[rng.random_range(0..moves.len())]);
+        }
+    }
+
+    /// Multi-ProbCut cuts 8x8 midgame searches short (fewer nodes to the same depth,
+    /// legal moves) and leaves exact solves alone.
+    #[test]
+    fn probcut_prunes_the_midgame_and_not_the_solve() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(8);
+        let (mut selective_nodes, mut full_nodes) = (0, 0);
+        for plies in [12, 20, 28, 36, 44] {
+            let mut game = Othello::standard();
+            let mut moves = Vec::new();
+            while game.empties().count_ones() > 60 - plies {
+                game.generate_moves(&mut moves);
+                game.make(moves[rng.random_range(0..moves.len())]);
+                if game.outcome().is_some() {
+                    game = Othello::standard();
+                }
+            }
+            let limits = Limits {
+                depth: Some(7),
+                ..Limits::default()
+            };
+            let mut results = Vec::new();
+            for selective in [true, false] {
+                let mut searcher = Searcher::new(&game, 8).unwrap();
+                searcher.set_selective(selective);
+                let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
+                let result = searcher.think(&game, &limits, &time, &Stop::never(), &mut |_| {});
+                assert!(game.is_legal(result.best) && result.depth == 7);
+                results.push(result.nodes);
+            }
+            selective_nodes += results[0];
+            full_nodes += results[1];
+        }
+        assert!(
+            selective_nodes * 10 < full_nodes * 9,
+            "{selective_nodes} nodes with ProbCut, {full_nodes} without"
+        );
+        for seed in 0..4usize {
+            let mut game = Othello::standard();
+            let mut moves = Vec::new();
+            while game.empties().count_ones() > 16 {
+                game.generate_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let pick = seed * 7 + game.empties().count_ones() as usize;
+                game.make(moves[pick % moves.len()]);
+            }
+            if game.outcome().is_some() {
+                continue;
+            }
+            let proofs: Vec<Proof> = [true, false]
+                .into_iter()
+                .map(|selective| {
+                    let mut searcher = Searcher::new(&game, 8).unwrap();
+                    searcher.set_selective(selective);
+                    searcher.solve(&game, &Stop::never(), &mut |_| {}).unwrap()
+                })
+                .collect();
+            assert_eq!(proofs[0].lower, proofs[1].lower);
+            assert!(proofs[0].is_exact());
         }
     }
 

@@ -11,7 +11,9 @@ use super::MAX_PLY;
 use super::analysis::Progress;
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use crate::game::Move;
-use crate::game::roles::{INFINITY, Score, SearchGame, win_from_node, win_to_node};
+use crate::game::roles::{
+    INFINITY, ProbCut, Score, SearchGame, WIN_BOUND, win_from_node, win_to_node,
+};
 use crate::stop::Stop;
 
 pub(super) struct Worker {
@@ -42,6 +44,9 @@ pub(super) struct Worker {
     helper_done: Option<Arc<AtomicBool>>,
     /// The moves other threads are searching, with several threads.
     pub(super) busy: Option<Arc<Busy>>,
+    /// Whether Multi-ProbCut may cut nodes (off for searches that must be exact to
+    /// their depth).
+    pub(super) selective: bool,
     /// Tests make the search panic at this node.
     #[cfg(test)]
     pub(crate) panic_at_node: u64,
@@ -68,6 +73,7 @@ impl Worker {
             flushed: 0,
             helper_done: None,
             busy: None,
+            selective: true,
             #[cfg(test)]
             panic_at_node: u64::MAX,
         }
@@ -100,6 +106,7 @@ impl Worker {
         self.begin_helper(&main.stop, main.start);
         self.root_moves.clone_from(&main.root_moves);
         self.busy.clone_from(&main.busy);
+        self.selective = main.selective;
     }
 
     fn begin_helper(&mut self, stop: &Stop, start: Instant) {
@@ -220,6 +227,32 @@ impl Worker {
             }
             return game.quiesce(alpha, beta, ply, &mut self.nodes);
         }
+        let key = game.hash();
+        let is_pv = beta - alpha > 1;
+        let entry = self.tt.probe(key);
+        if let Some(entry) = entry
+            && ply > 0
+            && !is_pv
+            && entry.depth as u32 >= depth
+        {
+            let score = win_from_node(entry.score, ply);
+            let cut = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cut {
+                return score;
+            }
+        }
+        if ply > 0
+            && !is_pv
+            && self.selective
+            && let Some(cut) = game.probcut(depth)
+            && let Some(score) = self.probcut(game, cut, alpha, ply)
+        {
+            return score;
+        }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         if ply == 0 {
             moves.clone_from(&self.root_moves);
@@ -230,26 +263,9 @@ impl Worker {
             self.buffers[ply] = moves;
             return win_from_node(game.final_score(), ply);
         }
-        let key = game.hash();
-        let mut tt_move = None;
-        if let Some(entry) = self.tt.probe(key) {
-            if moves.contains(&entry.best) {
-                tt_move = Some(entry.best);
-            }
-            let is_pv = beta - alpha > 1;
-            if ply > 0 && !is_pv && entry.depth as u32 >= depth {
-                let score = win_from_node(entry.score, ply);
-                let cut = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if cut {
-                    self.buffers[ply] = moves;
-                    return score;
-                }
-            }
-        }
+        let tt_move = entry
+            .map(|entry| entry.best)
+            .filter(|best| moves.contains(best));
         self.order(game, &mut moves, tt_move, ply);
         let side = game.side_to_move().index();
         let original_alpha = alpha;
@@ -347,6 +363,31 @@ impl Worker {
             },
         );
         best_score
+    }
+
+    /// Multi-ProbCut at a null-window node (`alpha`, `alpha + 1`): a shallow search
+    /// that fails high above the window by `cut.margin` (or low below it) predicts the
+    /// deep search's result; the node's bound, or `None` to search it in full.
+    fn probcut<G: SearchGame>(
+        &mut self,
+        game: &mut G,
+        cut: ProbCut,
+        alpha: Score,
+        ply: usize,
+    ) -> Option<Score> {
+        let beta = alpha + 1;
+        if alpha.abs() + cut.margin >= WIN_BOUND {
+            return None;
+        }
+        let high = beta + cut.margin;
+        if self.pvs(game, cut.shallow, high - 1, high, ply) >= high && !self.stopped {
+            return Some(beta);
+        }
+        let low = alpha - cut.margin;
+        if self.pvs(game, cut.shallow, low, low + 1, ply) <= low && !self.stopped {
+            return Some(alpha);
+        }
+        None
     }
 
     fn order<G: SearchGame>(

@@ -5,6 +5,7 @@ pub mod endgame;
 pub mod eval;
 pub mod obf;
 pub mod pattern;
+pub mod probcut;
 pub mod search;
 pub mod stability;
 pub mod symmetry;
@@ -89,6 +90,16 @@ impl Othello {
 
     pub fn standard() -> Othello {
         Othello::new(8, Rule::Normal).expect("8 is a valid size")
+    }
+
+    /// An 8x8 normal-rule position with these discs for the side to move and the other.
+    pub fn from_sides(player: u64, opponent: u64, black_to_move: bool) -> Othello {
+        let (black, white, side) = if black_to_move {
+            (player, opponent, Side::Black)
+        } else {
+            (opponent, player, Side::White)
+        };
+        Othello::from_discs(8, Rule::Normal, black, white, side)
     }
 
     fn from_discs(size: usize, rule: Rule, black: u64, white: u64, side: Side) -> Othello {

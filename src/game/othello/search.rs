@@ -3,8 +3,8 @@
 
 use super::bitboard::{flips, legal_moves, square_bit};
 use super::endgame::{Solver, final_margin};
-use super::{Othello, Rule, eval};
-use crate::game::roles::{Evaluate, Proof, ProofKind, Score, ScoreValue, Scoring, Solve};
+use super::{Othello, Rule, eval, probcut};
+use crate::game::roles::{Evaluate, ProbCut, Proof, ProofKind, Score, ScoreValue, Scoring, Solve};
 use crate::game::{Game, Move};
 use crate::stop::Stop;
 
@@ -36,6 +36,14 @@ impl Evaluate for Othello {
 
     fn moves_left(&self) -> u32 {
         self.empties().count_ones().div_ceil(2)
+    }
+
+    fn probcut(&self, depth: u32) -> Option<ProbCut> {
+        // Fitted for the trained evaluation only.
+        if self.rule() != Rule::Normal || self.board() != !0 {
+            return None;
+        }
+        probcut::probcut(self.empties().count_ones(), depth)
     }
 
     fn order_key(&self, mv: Move) -> i32 {

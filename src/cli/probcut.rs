@@ -1,0 +1,148 @@
+//! `arbor probcut`: measures how well a shallow search predicts a deep one on 8x8
+//! Othello, for Multi-ProbCut. Positions come from the WTHOR tournament games (one per
+//! sampled game, its empty count drawn between the phases' bounds); each is searched
+//! full-width by iterative deepening, and for every depth the difference between its
+//! score and the score at `shallow_depth(depth)` gives the error of the prediction. The
+//! table of standard errors per phase and depth is printed as the Rust constant of
+//! `src/game/othello/probcut.rs`.
+
+use std::io::Write;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use super::tune::{GamePosition, replay_wthor};
+use crate::game::othello::Othello;
+use crate::game::othello::probcut::{MIN_DEPTH, PHASES, phase, shallow_depth};
+use crate::game::roles::ScoreValue;
+use crate::limits::Limits;
+use crate::search::Searcher;
+use crate::search::time::TimeManager;
+use crate::stop::Stop;
+
+/// Sampled positions have this many empties at least (the solver plays below) and at
+/// most (the first moves are book moves).
+const MIN_EMPTIES: u32 = 13;
+const MAX_EMPTIES: u32 = 52;
+
+/// A stable hash for sampling (SplitMix64), so the same seed picks the same positions
+/// whatever the random-number crate does.
+fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// Sum, sum of squares and count of the differences deep - shallow.
+#[derive(Clone, Copy, Default)]
+struct Errors {
+    n: u64,
+    sum: f64,
+    squares: f64,
+}
+
+impl Errors {
+    fn add(&mut self, diff: f64) {
+        self.n += 1;
+        self.sum += diff;
+        self.squares += diff * diff;
+    }
+
+    fn mean(&self) -> f64 {
+        self.sum / self.n.max(1) as f64
+    }
+
+    /// Root mean square: the prediction is the shallow score itself, bias included.
+    fn rms(&self) -> f64 {
+        (self.squares / self.n.max(1) as f64).sqrt()
+    }
+}
+
+/// Samples `positions` positions of the games in `wthor` (chosen by `seed`), searches
+/// each to `depth` and prints the error table to `out`.
+pub fn fit(
+    wthor: &Path,
+    positions: usize,
+    depth: u32,
+    seed: u64,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    if depth <= MIN_DEPTH {
+        return Err(format!("--depth must be above {MIN_DEPTH}"));
+    }
+    let games = replay_wthor(wthor, |_, _| {})?;
+    let mut sample: Vec<GamePosition> = Vec::with_capacity(positions);
+    let mut index = 0u64;
+    replay_wthor(wthor, |game, _| {
+        index += 1;
+        let hash = mix(seed ^ mix(index));
+        // Each game is taken with probability positions / games.
+        if (hash % games as u64) as usize >= positions {
+            return;
+        }
+        let empties = MIN_EMPTIES + (hash >> 32) as u32 % (MAX_EMPTIES - MIN_EMPTIES + 1);
+        if let Some(position) = game
+            .iter()
+            .find(|p| 64 - (p.player | p.opponent).count_ones() == empties)
+        {
+            sample.push(*position);
+        }
+    })?;
+    let mut errors = vec![vec![Errors::default(); (depth + 1) as usize]; PHASES];
+    let mut searcher = Searcher::new(&Othello::standard(), 64)?;
+    searcher.set_selective(false);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let started = Instant::now();
+    for (done, position) in sample.iter().enumerate() {
+        let game = Othello::from_sides(position.player, position.opponent, position.black_to_move);
+        let mut scores = vec![None; (depth + 1) as usize];
+        let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
+        searcher.think(&game, &limits, &time, &Stop::never(), &mut |report| {
+            if let (false, Some(ScoreValue::Eval { value, .. })) =
+                (report.exact, report.lines.first().map(|line| line.score))
+            {
+                scores[report.depth as usize] = Some(value);
+            }
+        });
+        let empties = 64 - (position.player | position.opponent).count_ones();
+        for d in MIN_DEPTH..=depth {
+            if let (Some(deep), Some(shallow)) =
+                (scores[d as usize], scores[shallow_depth(d) as usize])
+            {
+                errors[phase(empties)][d as usize].add((deep - shallow) as f64);
+            }
+        }
+        if (done + 1) % 50 == 0 {
+            log::info!(
+                "{} of {} positions, {:.0} s",
+                done + 1,
+                sample.len(),
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+    let w = |e: std::io::Error| e.to_string();
+    writeln!(
+        out,
+        "// arbor probcut --positions {positions} --depth {depth} --seed {seed}: {} positions of {games} games",
+        sample.len()
+    )
+    .map_err(w)?;
+    for (p, row) in errors.iter().enumerate() {
+        let cells: Vec<String> = (MIN_DEPTH..=depth)
+            .map(|d| format!("{:.0}", row[d as usize].rms()))
+            .collect();
+        writeln!(out, "    [{}],", cells.join(", ")).map_err(w)?;
+        let detail: Vec<String> = (MIN_DEPTH..=depth)
+            .map(|d| {
+                let e = &row[d as usize];
+                format!("{d}/{}: n {} mean {:+.0}", shallow_depth(d), e.n, e.mean())
+            })
+            .collect();
+        writeln!(out, "    // phase {p}: {}", detail.join(", ")).map_err(w)?;
+    }
+    Ok(())
+}
