@@ -147,7 +147,8 @@ pub trait Evaluate: Game {
     fn evaluate(&self) -> Score;
     /// Exact score of a finished game (same units as `evaluate`).
     fn final_score(&self) -> Score;
-    /// How many moves the side to move may still have to make, for the time manager.
+    /// How many more moves the side to move has to think about: the time manager spreads
+    /// its clock over them.
     fn moves_left(&self) -> u32;
     /// The moves worth searching: a non-empty subset of the legal moves while the game
     /// goes on (Gomoku: points near stones, or only the answers to a threat).

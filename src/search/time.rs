@@ -26,7 +26,7 @@ pub const DEFAULT_MOVETIME: Duration = Duration::from_secs(1);
 const MIN_THINK: Duration = Duration::from_millis(1);
 
 /// The budget for one move, `None` when only depth or nodes limit the search.
-/// `moves_left` is the game's estimate of this side's remaining moves.
+/// `moves_left` is the game's estimate of the moves this side has still to think about.
 pub fn budget(limits: &Limits, moves_left: u32, overhead: Duration) -> Option<Budget> {
     let from_movetime = limits.movetime.map(|movetime| {
         let hard = movetime
@@ -68,19 +68,10 @@ fn clock_budget(time: Duration, limits: &Limits, moves_left: u32, overhead: Dura
     // Every move still to come pays the overhead too.
     let reserve = (overhead * horizon.min(64)).min(available / 2);
     let usable = available - reserve;
-    let share = match limits.moves_to_go {
-        Some(moves) => usable / moves.max(1) + inc * 3 / 4,
-        None => {
-            // The middle game gets more than its share: that is where games are
-            // decided; the opening and the solved endgame need less.
-            let weight = match moves_left {
-                0..8 => 8,
-                8..22 => 13,
-                _ => 9,
-            };
-            usable / (horizon + 3) * weight / 10 + inc * 3 / 4
-        }
-    };
+    // An even share for each move the game says is left to think about (or the moves to
+    // go); the game shapes the spread and keeps moves in hand where its length is
+    // uncertain.
+    let share = usable / horizon + inc * 3 / 4;
     let hard = (share * 3)
         .min(usable / 4 + inc / 2)
         .min(cap)

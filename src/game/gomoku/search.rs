@@ -22,9 +22,9 @@ const EXACT_EMPTIES: u32 = 20;
 /// sides.
 const SEARCH_CANDIDATES: usize = 10;
 
-/// Moves a side makes in a typical game between engines, and the fewest the time
-/// manager plans for while the game goes on.
-const EXPECTED_MOVES: u32 = 18;
+/// Moves a side makes in a typical game between engines (about 20, the first few
+/// quick), and the fewest the time manager plans for while the game goes on.
+const EXPECTED_MOVES: u32 = 16;
 const MIN_MOVES_LEFT: u32 = 6;
 
 /// Weight of one line pattern, for the side that would place the stone.

@@ -13,6 +13,10 @@ pub const DISC: Score = 100;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
+/// About where a clocked game's exact solve starts (the time manager's solve limit
+/// under a typical budget).
+const SOLVED_EMPTIES: u32 = 18;
+
 /// Moves of the proven best line an exact solve reports.
 const PV_LENGTH: usize = 12;
 
@@ -34,8 +38,14 @@ impl Evaluate for Othello {
         }
     }
 
+    /// The moves before the exact solver takes over, the solving move and one in hand:
+    /// the moves the solve then plays need no time.
     fn moves_left(&self) -> u32 {
-        self.empties().count_ones().div_ceil(2)
+        self.empties()
+            .count_ones()
+            .saturating_sub(SOLVED_EMPTIES)
+            .div_ceil(2)
+            + 2
     }
 
     fn probcut(&self, depth: u32) -> Option<ProbCut> {
@@ -163,5 +173,52 @@ impl Scoring for Othello {
 
     fn forfeit_score(&self) -> i32 {
         (self.size() * self.size()) as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Limits;
+    use crate::search::time::{TimeManager, budget};
+    use rand::{Rng, SeedableRng, rngs::StdRng};
+    use std::time::{Duration, Instant};
+
+    /// Over whole games under a clock, moves that take two thirds of their share (as
+    /// searches that stop short of an iteration do) spend most of it before the solve;
+    /// with the solver's moves planned for too they used about half.
+    #[test]
+    fn a_clocked_game_spends_its_clock_before_the_solve() {
+        let overhead = Duration::from_millis(20);
+        for (seconds, seed) in [(25, 1), (300, 2), (5, 3)] {
+            {
+                let mut rng = StdRng::seed_from_u64(seed);
+                let mut game = Othello::new(8, Rule::Normal).unwrap();
+                let mut clock = Duration::from_secs(seconds);
+                let mut moves = Vec::new();
+                while game.outcome().is_none() {
+                    game.generate_moves(&mut moves);
+                    let empties = game.empties().count_ones();
+                    if game.side_to_move() == crate::game::Side::Black && moves[0] != Move::PASS {
+                        let limits = Limits {
+                            time: Some(clock),
+                            ..Limits::default()
+                        };
+                        let time =
+                            TimeManager::new(&limits, game.moves_left(), overhead, Instant::now());
+                        if empties <= time.solve_limit() {
+                            let share = 1.0 - clock.as_secs_f64() / seconds as f64;
+                            assert!(share > 0.65, "{seconds} s: {share:.2} used at {empties}");
+                            break;
+                        }
+                        let budget = budget(&limits, game.moves_left(), overhead).unwrap();
+                        let spent = budget.soft * 2 / 3 + overhead;
+                        assert!(spent <= clock, "{seconds} s: {spent:?} of {clock:?}");
+                        clock -= spent;
+                    }
+                    game.make(moves[rng.random_range(0..moves.len())]);
+                }
+            }
+        }
     }
 }
