@@ -22,10 +22,12 @@ const EXACT_EMPTIES: u32 = 20;
 /// sides.
 const SEARCH_CANDIDATES: usize = 10;
 
-/// Moves a side makes in a typical game between engines (about 20, the first few
-/// quick), and the fewest the time manager plans for while the game goes on.
-const EXPECTED_MOVES: u32 = 16;
-const MIN_MOVES_LEFT: u32 = 6;
+/// The moves a side plans to think about from the start: games between engines last
+/// about 20 a side, but a search stops well short of its share (it starts no iteration
+/// it cannot finish), so planning for fewer spends the clock. And the fewest the time
+/// manager plans for while the game goes on.
+const EXPECTED_MOVES: u32 = 11;
+const MIN_MOVES_LEFT: u32 = 5;
 
 /// Weight of one line pattern, for the side that would place the stone.
 const fn pattern_weight(pattern: Pattern) -> i16 {
@@ -203,8 +205,10 @@ pub(super) fn add_captures(game: &Gomoku, moves: &mut Vec<Move>) {
 
 impl Gomoku {
     /// What having the move is worth to `me`: by the strongest threat it can make now.
+    /// About what a stone adds to its side's potential, so that leaves with either side
+    /// to move score alike (scores at odd and even depths agree).
     fn tempo(&self, me: Side) -> Score {
-        const TEMPO: [Score; 9] = [100, 120, 180, 350, 350, 300, 400, 400, 400];
+        const TEMPO: [Score; 9] = [420, 440, 500, 670, 670, 620, 720, 720, 720];
         let best = (1..9)
             .rev()
             .find(|&threat| self.threat_count[me.index()][threat] > 0)
@@ -283,8 +287,7 @@ impl Evaluate for Gomoku {
         }
     }
 
-    /// Five-in-a-row games between engines last about 20 moves a side: plan for that
-    /// many (fewer as own stones accumulate), and never more than the empty points allow.
+    /// Fewer as own stones accumulate, and never more than the empty points allow.
     fn moves_left(&self) -> u32 {
         let own = self.stones(self.side_to_move());
         let expected = if self.config.k >= 5 {
