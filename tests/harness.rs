@@ -151,6 +151,27 @@ fn misbehaving_nboard_gtp_and_gomocup_engines_lose() {
     }
 }
 
+/// A Gomocup brain that answers `INFO time_left` with `ERROR` (as Rapfi does) has not
+/// failed its next `TURN`: its games are played out.
+#[test]
+fn a_gomocup_brain_refusing_an_info_plays_on() {
+    let command = misbehave_foreign("gomocup", "refuse_info", 1);
+    let outcome = run_match_with(
+        &[&format!("cmd={command}"), "proto=gomocup"],
+        &["--game", "gomoku", "--tc", "5", "--random-openings", "4"],
+    );
+    let games: Vec<&str> = outcome
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("game "))
+        .collect();
+    assert_eq!(games.len(), 2, "{}", outcome.stdout);
+    for line in games {
+        assert!(line.contains("in a row)"), "{line}");
+    }
+    no_leftover(&command);
+}
+
 /// arbor's own front ends, driven in their protocols, play whole games to their end.
 #[test]
 fn arbor_front_ends_play_whole_games_in_their_protocols() {

@@ -543,6 +543,11 @@ pub struct GomocupEngine {
     started: bool,
     /// Sent as `INFO thread_num` at the start of each game.
     threads: Option<usize>,
+    /// Whether an `INFO` was sent since the last reply: an `INFO` has no reply, but some
+    /// brains answer one they do not take with `ERROR` lines (Rapfi, thinking, to `INFO
+    /// time_left 3683`: one for `TIME_LEFT`, one for `3683`), which are then no answer
+    /// to the command that follows.
+    info_sent: bool,
 }
 
 impl GomocupEngine {
@@ -561,10 +566,18 @@ impl GomocupEngine {
             pending: None,
             started: false,
             threads,
+            info_sent: false,
         })
     }
 
-    /// The next line that is not a message; `ERROR` and `UNKNOWN` are protocol errors.
+    fn send_info(&mut self, info: &str) -> Result<(), EngineFailure> {
+        self.process.send(info)?;
+        self.info_sent = true;
+        Ok(())
+    }
+
+    /// The next line that is not a message; `ERROR` and `UNKNOWN` are protocol errors,
+    /// but for those after an `INFO`.
     fn answer(&mut self, sent: &str, deadline: Instant) -> Result<String, EngineFailure> {
         loop {
             let line = self.process.recv(deadline)?;
@@ -574,9 +587,14 @@ impl GomocupEngine {
                 continue;
             }
             if matches!(word, "ERROR" | "UNKNOWN") {
+                if self.info_sent {
+                    log::warn!("{}: an INFO was refused: {}", self.process.name(), text);
+                    continue;
+                }
                 let message = format!("{} got {}", quote(sent), quote(text));
                 return Err(self.process.violation(message));
             }
+            self.info_sent = false;
             return Ok(text.to_string());
         }
     }
@@ -624,7 +642,7 @@ impl EngineDriver for GomocupEngine {
             infos.push(format!("INFO thread_num {threads}"));
         }
         for info in infos {
-            self.process.send(&info)?;
+            self.send_info(&info)?;
         }
         self.stones.clear();
         self.pending = None;
@@ -641,7 +659,7 @@ impl EngineDriver for GomocupEngine {
     fn go(&mut self, request: GoRequest, deadline: Instant) -> Result<String, EngineFailure> {
         if let GoRequest::Clock { left, .. } = request {
             let millis = left.as_millis().min(i32::MAX as u128);
-            self.process.send(&format!("INFO time_left {millis}"))?;
+            self.send_info(&format!("INFO time_left {millis}"))?;
         }
         let sent = match (self.started, self.pending.take()) {
             (true, Some((x, y))) => format!("TURN {x},{y}"),

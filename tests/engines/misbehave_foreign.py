@@ -7,7 +7,8 @@ PROTO: nboard, gtp or gomocup (the request for a move: `go`; `genmove`; `BEGIN`,
 or a `BOARD` block's `DONE`). MODE: crash (exits), illegal (answers a1, or an occupied
 point for Gomocup), silent (never answers), flood (lines the protocol allows, without
 end: NBoard `status`, GTP empty lines, Gomocup `MESSAGE`), garbage (a line that is not
-an answer). The NBoard relay asks its engine for depth 1, as NBoard has no clock.
+an answer), refuse_info (Gomocup: answers every `INFO time_left N` with two `ERROR`
+lines, as Rapfi does while thinking, and plays on). The NBoard relay asks its engine for depth 1, as NBoard has no clock.
 """
 import subprocess
 import sys
@@ -39,6 +40,9 @@ for line in sys.stdin:
     word = line.split(" ")[0] if line else ""
     if proto == "gomocup" and word == "TURN":
         last_turn = line.split(" ", 1)[1].strip()
+    if mode == "refuse_info" and line.startswith("INFO time_left"):
+        out("ERROR Unknown command: TIME_LEFT\nERROR Unknown command: %s\n" % line.split()[-1])
+        continue
     is_request = (
         (proto == "nboard" and word == "go")
         or (proto == "gtp" and word == "genmove")
