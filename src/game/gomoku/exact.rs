@@ -349,6 +349,10 @@ impl<'a> Solver<'a> {
         let split = SplitPoint::new(self.split, index, alpha, beta, (best.0, best.1.to_bits()));
         let helpers = (self.shared.threads - 1).min(moves.len() - index - 1);
         let shared = self.shared;
+        // This thread waits on the split: its claim goes back for the split's threads to
+        // spend, and it claims anew after.
+        self.finish();
+        self.next_check = self.nodes;
         rayon::scope(|scope| {
             for _ in 0..helpers {
                 let split = &split;

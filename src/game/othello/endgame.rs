@@ -641,12 +641,6 @@ impl<'a, I> Context<'a, I> {
         delta
     }
 
-    /// Adds the nodes not yet counted to the solve's count.
-    fn flush(&mut self) {
-        let searched = self.uncounted();
-        self.counted.add(searched);
-    }
-
     /// Counts this thread's last nodes and gives back what it claimed.
     fn finish(&mut self) {
         let searched = self.uncounted();
@@ -759,8 +753,10 @@ impl Context<'_, $isa> {
                     (best_score, best_move as u16),
                 );
                 let helpers = (self.threads - 1).min(list.len - index - 1);
-                // The split's threads count against the node limit from what is counted.
-                self.flush();
+                // This thread waits on the split: its claim goes back for the split's
+                // threads to spend, and it claims anew after.
+                self.finish();
+                self.next_check = self.nodes;
                 rayon::scope(|scope| {
                     for _ in 0..helpers {
                         let mut helper = self.fork(&split);
@@ -1412,6 +1408,37 @@ mod tests {
             }
         }
         assert_eq!(checked, 2 * 2 * (6 + 6 + 2));
+    }
+
+    /// A parallel solve under a node limit spends the limit: it proves the score when
+    /// the limit is twice what it needs (a thread waiting on a split point gives its
+    /// claim back), and when stopped it has searched all of the limit but what the other
+    /// thread still held (one claim at most) and hardly more (the last few empties are
+    /// searched without a look at the limit).
+    #[test]
+    fn parallel_solves_spend_their_node_limit() {
+        for seed in 0..6 {
+            let game = random_position(8, Rule::Normal, 18, seed);
+            let (p, o, board) = (game.player(), game.opponent(), game.board());
+            let solve = |limit: u64| {
+                let mut solver = Solver::new(1 << 20);
+                solver.set_threads(2);
+                let stop = Stop::never().with_node_limit(limit);
+                let solution = solver.solve_window(p, o, board, Rule::Normal, -64, 64, &stop);
+                (solution.map(|s| s.score), solver.nodes)
+            };
+            let (score, needed) = solve(u64::MAX);
+            assert!(score.is_some());
+            let (twice, _) = solve(2 * needed);
+            assert_eq!(twice, score, "seed {seed}: {needed} nodes needed");
+            let limit = needed / 2;
+            let (stopped, spent) = solve(limit);
+            assert!(stopped.is_none() || stopped == score);
+            assert!(
+                spent <= limit + 1000 && (stopped.is_some() || spent + STOP_CHECK_NODES >= limit),
+                "seed {seed}: {spent} of {limit}"
+            );
+        }
     }
 
     /// Parallel solves stopped by a node limit at any point end cleanly with nothing
