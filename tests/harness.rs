@@ -152,9 +152,18 @@ fn misbehaving_nboard_gtp_and_gomocup_engines_lose() {
 }
 
 /// A Gomocup brain that answers `INFO time_left` with `ERROR` (as Rapfi does) has not
-/// failed its next `TURN`: its games are played out.
+/// failed its next `TURN`: its games are played out. One that answers the `TURN` itself
+/// with `ERROR` loses for it at once, clock or not.
 #[test]
 fn a_gomocup_brain_refusing_an_info_plays_on() {
+    check_foreign("gomocup", "error", 2, "protocol error", &["--tc", "5"]);
+    check_foreign(
+        "gomocup",
+        "error",
+        2,
+        "protocol error",
+        &["--movetime", "300"],
+    );
     let command = misbehave_foreign("gomocup", "refuse_info", 1);
     let outcome = run_match_with(
         &[&format!("cmd={command}"), "proto=gomocup"],

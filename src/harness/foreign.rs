@@ -543,11 +543,11 @@ pub struct GomocupEngine {
     started: bool,
     /// Sent as `INFO thread_num` at the start of each game.
     threads: Option<usize>,
-    /// Whether an `INFO` was sent since the last reply: an `INFO` has no reply, but some
-    /// brains answer one they do not take with `ERROR` lines (Rapfi, thinking, to `INFO
-    /// time_left 3683`: one for `TIME_LEFT`, one for `3683`), which are then no answer
-    /// to the command that follows.
-    info_sent: bool,
+    /// The words of the `INFO` lines sent since the last reply, in lower case: an `INFO`
+    /// has no reply, but some brains answer one they do not take with `ERROR` lines
+    /// (Rapfi, thinking, to `INFO time_left 3683`: `ERROR Unknown command: TIME_LEFT`,
+    /// then `... 3683`), which are no answer to the command that follows.
+    info_words: Vec<String>,
 }
 
 impl GomocupEngine {
@@ -566,18 +566,22 @@ impl GomocupEngine {
             pending: None,
             started: false,
             threads,
-            info_sent: false,
+            info_words: Vec::new(),
         })
     }
 
     fn send_info(&mut self, info: &str) -> Result<(), EngineFailure> {
         self.process.send(info)?;
-        self.info_sent = true;
+        self.info_words.extend(
+            info.split_whitespace()
+                .skip(1)
+                .map(|word| word.to_ascii_lowercase()),
+        );
         Ok(())
     }
 
     /// The next line that is not a message; `ERROR` and `UNKNOWN` are protocol errors,
-    /// but for those after an `INFO`.
+    /// but for those that name a word of an `INFO` sent since the last reply.
     fn answer(&mut self, sent: &str, deadline: Instant) -> Result<String, EngineFailure> {
         loop {
             let line = self.process.recv(deadline)?;
@@ -587,14 +591,20 @@ impl GomocupEngine {
                 continue;
             }
             if matches!(word, "ERROR" | "UNKNOWN") {
-                if self.info_sent {
+                let lower = text.to_ascii_lowercase();
+                let names_an_info = self.info_words.iter().any(|word| {
+                    lower
+                        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                        .any(|w| w == word)
+                });
+                if names_an_info {
                     log::warn!("{}: an INFO was refused: {}", self.process.name(), text);
                     continue;
                 }
                 let message = format!("{} got {}", quote(sent), quote(text));
                 return Err(self.process.violation(message));
             }
-            self.info_sent = false;
+            self.info_words.clear();
             return Ok(text.to_string());
         }
     }

@@ -7,7 +7,7 @@ PROTO: nboard, gtp or gomocup (the request for a move: `go`; `genmove`; `BEGIN`,
 or a `BOARD` block's `DONE`). MODE: crash (exits), illegal (answers a1, or an occupied
 point for Gomocup), silent (never answers), flood (lines the protocol allows, without
 end: NBoard `status`, GTP empty lines, Gomocup `MESSAGE`), garbage (a line that is not
-an answer), refuse_info (Gomocup: answers every `INFO time_left N` with two `ERROR`
+an answer), error (Gomocup: answers with `ERROR`), refuse_info (Gomocup: answers every `INFO time_left N` with two `ERROR`
 lines, as Rapfi does while thinking, and plays on). The NBoard relay asks its engine for depth 1, as NBoard has no clock.
 """
 import subprocess
@@ -66,6 +66,9 @@ for line in sys.stdin:
                 out(noise * 1000)
         if mode == "garbage":
             out("hello there\n\n")
+            continue
+        if mode == "error":
+            out("ERROR I do not like this move\n")
             continue
     inner.stdin.write(line + "\n")
     inner.stdin.flush()
