@@ -78,17 +78,22 @@ fn check_adjudication(mode: &str, at: u32, reason: &str, extra: &[&str]) {
     no_leftover(&misbehave(mode, at));
 }
 
-/// The bad engine lost both games for `reason`, and the records have both.
-fn check_outcome(outcome: &Outcome, mode: &str, reason: &str) {
-    let lines: Vec<&str> = outcome
+/// A match's output has two game lines, each with `reason`.
+fn two_games_each(outcome: &Outcome, what: &str, reason: &str) {
+    let games: Vec<&str> = outcome
         .stdout
         .lines()
         .filter(|l| l.starts_with("game "))
         .collect();
-    assert_eq!(lines.len(), 2, "{}", outcome.stdout);
-    for line in &lines {
-        assert!(line.contains(reason), "{mode}: {line}");
+    assert_eq!(games.len(), 2, "{}", outcome.stdout);
+    for line in games {
+        assert!(line.contains(reason), "{what}: {line}");
     }
+}
+
+/// The bad engine lost both games for `reason`, and the records have both.
+fn check_outcome(outcome: &Outcome, mode: &str, reason: &str) {
+    two_games_each(outcome, mode, reason);
     // The bad engine lost both games, the good one won both.
     let table = outcome
         .stdout
@@ -169,15 +174,7 @@ fn a_gomocup_brain_refusing_an_info_plays_on() {
         &[&format!("cmd={command}"), "proto=gomocup"],
         &["--game", "gomoku", "--tc", "5", "--random-openings", "4"],
     );
-    let games: Vec<&str> = outcome
-        .stdout
-        .lines()
-        .filter(|l| l.starts_with("game "))
-        .collect();
-    assert_eq!(games.len(), 2, "{}", outcome.stdout);
-    for line in games {
-        assert!(line.contains("in a row)"), "{line}");
-    }
+    two_games_each(&outcome, "refuse_info", "in a row)");
     no_leftover(&command);
 }
 
@@ -218,15 +215,7 @@ fn arbor_front_ends_play_whole_games_in_their_protocols() {
                 "2",
             ],
         );
-        let games: Vec<&str> = outcome
-            .stdout
-            .lines()
-            .filter(|l| l.starts_with("game "))
-            .collect();
-        assert_eq!(games.len(), 2, "{}", outcome.stdout);
-        for line in games {
-            assert!(line.contains("(over "), "{proto}: {line}");
-        }
+        two_games_each(&outcome, proto, "(over ");
     }
 }
 

@@ -222,20 +222,25 @@ mod search {
     use super::*;
     use crate::game::roles::{Evaluate, Proof, ScoreValue, Solve, WIN, WIN_BOUND};
     use crate::limits::Limits;
-    use crate::search::Searcher;
+    use crate::search::report::Report;
     use crate::search::time::TimeManager;
+    use crate::search::{SearchResult, Searcher};
     use crate::stop::Stop;
     use std::time::{Duration, Instant};
 
-    fn best_move(game: &Gomoku, depth: u32) -> (String, i32) {
-        let stop = Stop::never();
+    /// A fresh search to `depth`, each iteration's report given to `report`.
+    fn think(game: &Gomoku, depth: u32, report: &mut dyn FnMut(Report)) -> SearchResult {
         let mut searcher = Searcher::new(game, 4).unwrap();
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()
         };
         let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
-        let result = searcher.think(game, &limits, &time, &stop, &mut |_| {});
+        searcher.think(game, &limits, &time, &Stop::never(), report)
+    }
+
+    fn best_move(game: &Gomoku, depth: u32) -> (String, i32) {
+        let result = think(game, depth, &mut |_| {});
         (game.format_move(result.best), result.score)
     }
 
@@ -283,17 +288,8 @@ mod search {
     #[test]
     fn deepening_stops_at_a_win_within_its_depth() {
         let g = setup(15, "e5 f5 g5", "a1 a3 o15", Side::Black);
-        let stop = Stop::never();
-        let mut searcher = Searcher::new(&g, 4).unwrap();
-        let limits = Limits {
-            depth: Some(60),
-            ..Limits::default()
-        };
-        let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
         let mut depths = Vec::new();
-        let result = searcher.think(&g, &limits, &time, &stop, &mut |report| {
-            depths.push(report.depth)
-        });
+        let result = think(&g, 60, &mut |report| depths.push(report.depth));
         assert_eq!(result.score, WIN - 3);
         assert_eq!(result.depth, 3, "{depths:?}");
         assert_eq!(depths, [1, 2, 3]);
@@ -317,23 +313,11 @@ mod search {
                 for name in moves.split_whitespace().take(plies) {
                     g.make(g.parse_move(name).unwrap());
                 }
-                let mut searcher = Searcher::new(&g, 4).unwrap();
-                let limits = Limits {
-                    depth: Some(5),
-                    ..Limits::default()
-                };
-                let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
                 let mut scores = Vec::new();
-                searcher.think(
-                    &g,
-                    &limits,
-                    &time,
-                    &Stop::never(),
-                    &mut |report| match report.lines[0].score {
-                        ScoreValue::Eval { value, .. } => scores.push(value),
-                        other => panic!("not a quiet position: {other:?}"),
-                    },
-                );
+                think(&g, 5, &mut |report| match report.lines[0].score {
+                    ScoreValue::Eval { value, .. } => scores.push(value),
+                    other => panic!("not a quiet position: {other:?}"),
+                });
                 assert_eq!(scores.len(), 5);
                 for (depth, pair) in (1..).zip(scores.windows(2)) {
                     let odd_minus_even = if depth % 2 == 1 {
