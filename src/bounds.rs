@@ -24,6 +24,8 @@ pub const MAX_HASH_MB: usize = 1 << 20;
 pub const MAX_MOVE_OVERHEAD: Duration = Duration::from_secs(10);
 /// Most lines an analysis reports by number (`all` reports every move anyway).
 pub const MAX_LINES: u64 = 1000;
+/// Widest opening book spread (`set book_spread`), in the game's unit (Othello: discs).
+pub const MAX_BOOK_SPREAD: u32 = 64;
 /// Shortest interval between an analysis's reports: a client is never flooded.
 pub const MIN_INTERVAL_MS: u64 = 10;
 
@@ -38,6 +40,20 @@ pub fn available_threads() -> usize {
     std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, MAX_THREADS)
+}
+
+/// A switch: `on` or `off` (any case).
+pub fn switch(text: &str) -> Result<bool, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(format!("expected on or off, got {}", quote(text))),
+    }
+}
+
+/// An opening book spread, 0 to [`MAX_BOOK_SPREAD`].
+pub fn book_spread(text: &str) -> Result<u32, String> {
+    number_in(text, 0, MAX_BOOK_SPREAD as u64, "").map(|n| n as u32)
 }
 
 /// A non-negative decimal integer that fits in u64.

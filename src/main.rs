@@ -39,6 +39,13 @@ struct Cli {
     /// overhead`).
     #[arg(long, default_value_t = DEFAULT_MOVE_OVERHEAD.as_millis() as u64, value_parser = overhead_ms)]
     overhead: u64,
+    /// Whether `go` plays from the Othello opening book, on or off (as `set book`).
+    #[arg(long, default_value = "on", value_parser = bounds::switch, action = clap::ArgAction::Set)]
+    book: bool,
+    /// Book moves within this many discs of the book's best are chosen among at random
+    /// (as `set book_spread`); 0 plays a best one.
+    #[arg(long, default_value_t = 0, value_parser = bounds::book_spread)]
+    book_spread: u32,
 }
 
 #[derive(Subcommand)]
@@ -61,6 +68,9 @@ enum Commands {
     Match(Box<MatchArgs>),
     /// Play against the engine (or another person) at the terminal.
     Play(PlayArgs),
+    /// Builds or checks the Othello opening book.
+    #[command(subcommand)]
+    Book(BookCommand),
     /// Measures Multi-ProbCut's prediction errors on WTHOR positions and prints the
     /// table of src/game/othello/probcut.rs.
     Probcut {
@@ -135,6 +145,9 @@ enum Commands {
         /// Search threads, 1 to 256.
         #[arg(long, default_value_t = 1, value_parser = bounds::threads)]
         threads: usize,
+        /// Whether the engine plays from the Othello opening book, on or off.
+        #[arg(long, default_value = "on", value_parser = bounds::switch, action = clap::ArgAction::Set)]
+        book: bool,
     },
     /// A batch analysis engine: one JSON query per line on stdin (game, position, moves,
     /// turns, lines, limits), one JSON answer per analysed turn on stdout (see
@@ -190,6 +203,9 @@ enum Commands {
         /// Seconds a board may go unused (and unwatched) before it is closed.
         #[arg(long, default_value_t = 600, value_parser = bounds::number)]
         idle: u64,
+        /// Whether the engines play from the Othello opening book, on or off.
+        #[arg(long, default_value = "on", value_parser = bounds::switch, action = clap::ArgAction::Set)]
+        book: bool,
     },
     /// Speaks the Go Text Protocol (version 2) on stdin/stdout, with GoGui's rules
     /// commands: any game for GTP GUIs such as GoGui and Quarry (see protocol.md).
@@ -205,6 +221,9 @@ enum Commands {
         /// Search threads, 1 to 256.
         #[arg(long, default_value_t = 1, value_parser = bounds::threads)]
         threads: usize,
+        /// Whether the engine plays from the Othello opening book, on or off.
+        #[arg(long, default_value = "on", value_parser = bounds::switch, action = clap::ArgAction::Set)]
+        book: bool,
     },
     /// Solves every position of an OBF file exactly and checks the listed scores; with
     /// --jsonl, solves tasks read from stdin and writes one JSON result per line.
@@ -322,6 +341,38 @@ struct MatchArgs {
 }
 
 #[derive(Subcommand)]
+enum BookCommand {
+    /// Builds a book from WTHOR games: the positions seen often enough, their moves that
+    /// leave the book searched, the scores negamaxed (the shipped book is
+    /// src/game/othello/book/normal8.book).
+    Build {
+        /// Directory of WTHOR `<moves> <diff>` files.
+        #[arg(long)]
+        wthor: std::path::PathBuf,
+        /// Book file to write.
+        #[arg(long, default_value = arbor::cli::book::SHIPPED_PATH)]
+        out: std::path::PathBuf,
+        /// Positions up to this many moves into a game.
+        #[arg(long, default_value_t = 20, value_parser = bounds::positive)]
+        plies: usize,
+        /// Positions seen in at least this many games.
+        #[arg(long, default_value_t = 20, value_parser = bounds::positive)]
+        min_games: usize,
+        /// Search depth of the moves leaving the book.
+        #[arg(long, default_value_t = 16, value_parser = bounds::positive)]
+        depth: usize,
+        /// Search threads (one position each).
+        #[arg(long, default_value_t = 1, value_parser = bounds::threads)]
+        threads: usize,
+    },
+    /// Reads and checks a book file and prints what it holds.
+    Check {
+        #[arg(default_value = arbor::cli::book::SHIPPED_PATH)]
+        file: std::path::PathBuf,
+    },
+}
+
+#[derive(Subcommand)]
 enum MatchCommand {
     /// Tallies the JSON-lines files of one match's runs (shards, resumed runs) and prints
     /// the table one run playing all their pairs prints.
@@ -413,6 +464,8 @@ fn main() -> ExitCode {
                 hash_mb: cli.hash,
                 threads: cli.threads,
                 move_overhead: overhead,
+                book: cli.book,
+                book_spread: cli.book_spread,
             };
             if io::IsTerminal::is_terminal(&io::stdin()) {
                 eprintln!(
@@ -480,7 +533,11 @@ fn main() -> ExitCode {
             );
             Ok(())
         }
-        Some(Commands::Nboard { hash, threads }) => {
+        Some(Commands::Nboard {
+            hash,
+            threads,
+            book,
+        }) => {
             if io::IsTerminal::is_terminal(&io::stdin()) {
                 eprintln!(
                     "arbor nboard: reading NBoard commands (see protocol.md): nboard 2, go, hint 1"
@@ -489,6 +546,7 @@ fn main() -> ExitCode {
             let settings = Settings {
                 hash_mb: *hash,
                 threads: *threads,
+                book: *book,
                 ..Settings::default()
             };
             protocol::nboard::run(BufReader::new(io::stdin()), io::stdout(), settings);
@@ -499,6 +557,7 @@ fn main() -> ExitCode {
             hash,
             seed,
             threads,
+            book,
         }) => {
             if io::IsTerminal::is_terminal(&io::stdin()) {
                 eprintln!(
@@ -509,6 +568,7 @@ fn main() -> ExitCode {
                 hash_mb: *hash,
                 seed: *seed,
                 threads: *threads,
+                book: *book,
                 ..Settings::default()
             };
             protocol::gtp::run(
@@ -525,6 +585,7 @@ fn main() -> ExitCode {
             max_sessions,
             hash,
             idle,
+            book,
         }) => {
             let config = arbor::web::Config {
                 bind: bind.clone(),
@@ -532,6 +593,7 @@ fn main() -> ExitCode {
                 max_sessions: *max_sessions,
                 hash_mb: *hash,
                 idle: std::time::Duration::from_secs((*idle).max(1)),
+                book: *book,
             };
             arbor::web::serve(config, |address| {
                 // Tests and scripts read the address (port 0 picks one) from this line.
@@ -554,6 +616,28 @@ fn main() -> ExitCode {
                 arbor::cli::puzzles::run_file(&text, limit, *verify, &mut io::stdout()).map(|_| ())
             }),
         Some(Commands::Play(args)) => play(args),
+        Some(Commands::Book(BookCommand::Build {
+            wthor,
+            out,
+            plies,
+            min_games,
+            depth,
+            threads,
+        })) => arbor::cli::book::build(
+            wthor,
+            &arbor::cli::book::BuildOptions {
+                plies: *plies,
+                min_games: (*min_games).min(u32::MAX as usize) as u32,
+                depth: (*depth).min(60) as u32,
+                threads: *threads,
+                hash_mb: 16,
+            },
+            out,
+            &mut io::stdout(),
+        ),
+        Some(Commands::Book(BookCommand::Check { file })) => {
+            arbor::cli::book::check(file, &mut io::stdout())
+        }
         Some(Commands::Probcut {
             wthor,
             positions,

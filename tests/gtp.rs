@@ -104,7 +104,8 @@ impl Engine {
 
 #[test]
 fn quarry_starts_a_game_and_genmove_answers_in_time() {
-    let mut engine = Engine::spawn(&[]);
+    // The search's clock is the point: the opening book would answer at once.
+    let mut engine = Engine::spawn(&["--book", "off"]);
     // Quarry's start, from its GTP log (`quarry --gtp-log=-`).
     assert_eq!(engine.ok("protocol_version"), "2");
     assert_eq!(engine.ok("name"), "arbor");

@@ -290,7 +290,8 @@ fn a_game_ending_with_a_pass_leaves_the_other_side_to_move() {
 
 #[test]
 fn ping_stops_a_search_and_a_hint_and_the_game_stays() {
-    let mut engine = Engine::spawn();
+    // Searches from the start: the opening book would answer at once.
+    let mut engine = Engine::spawn_with(&["--book", "off"]);
     // Deep enough that only the ping ends them within the hang guard.
     engine.send("set depth 40");
     engine.send("go");

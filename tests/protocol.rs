@@ -407,7 +407,7 @@ fn set_threads_then_go_plays_and_bad_counts_are_refused() {
 /// and `quit` does: the search goes on undisturbed, and the setting applies after it.
 #[test]
 fn set_threads_during_go_waits_and_the_search_goes_on() {
-    let mut child = spawn(&["--threads", "2"]);
+    let mut child = spawn(&["--threads", "2", "--book", "off"]);
     let lines = reader(&mut child);
     let mut stdin = child.stdin.take().unwrap();
     send(&mut stdin, "go movetime 600000");

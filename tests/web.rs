@@ -454,7 +454,8 @@ fn moves_undo_and_bad_requests() {
 
 #[test]
 fn engine_moves_and_refuses_while_busy() {
-    let server = Server::start(&[]);
+    // A search from the start: the opening book would answer at once.
+    let server = Server::start(&["--book", "off"]);
     let id = server.create("othello", json!({}));
     let go = format!("/api/sessions/{id}/go");
     let reply = server.ok("POST", &go, Some(json!({"time_ms": 1500})));
@@ -971,7 +972,7 @@ fn clocks_run_out_and_the_engine_moves_on_its_clock() {
 
 #[test]
 fn stop_and_undo_cut_an_engine_move_short() {
-    let server = Server::start(&[]);
+    let server = Server::start(&["--book", "off"]);
     let id = server.create("othello", json!({}));
     let go = format!("/api/sessions/{id}/go");
     let stop = format!("/api/sessions/{id}/stop");

@@ -3,6 +3,7 @@
 
 pub mod analysis;
 pub mod bench;
+pub mod book;
 pub mod play;
 pub mod probcut;
 pub mod puzzles;

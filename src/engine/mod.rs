@@ -22,7 +22,7 @@ use rand::{RngCore, SeedableRng};
 use self::events::Event;
 use self::job::{JobKind, Outcome, Running};
 use self::session::{Session, Task, new_session};
-use crate::bounds::{MAX_HASH_MB, MAX_MOVE_OVERHEAD, MAX_THREADS};
+use crate::bounds::{MAX_BOOK_SPREAD, MAX_HASH_MB, MAX_MOVE_OVERHEAD, MAX_THREADS};
 use crate::game::roles::{Proof, ScoreValue};
 use crate::game::variant::Variant;
 use crate::game::{Move, Side};
@@ -73,6 +73,11 @@ pub struct Settings {
     pub threads: usize,
     /// Kept back from every move for pipes and scheduling.
     pub move_overhead: Duration,
+    /// Whether `go` plays from the opening book where the game has one (`set book`).
+    pub book: bool,
+    /// How far below the book's best a book move may score and still be chosen, in the
+    /// game's unit (Othello: discs); 0 plays a best one (`set book_spread`).
+    pub book_spread: u32,
 }
 
 impl Default for Settings {
@@ -84,6 +89,8 @@ impl Default for Settings {
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
+            book: true,
+            book_spread: 0,
         }
     }
 }
@@ -129,6 +136,8 @@ pub struct Engine {
     /// Fixed search depth for `go` (`set level`), 0 for none.
     level: u32,
     move_overhead: Duration,
+    book: bool,
+    book_spread: u32,
     rng: StdRng,
     events: Sender<Event>,
     job: Option<Running>,
@@ -149,6 +158,8 @@ impl Engine {
             player: settings.player,
             level: 0,
             move_overhead: settings.move_overhead.min(MAX_MOVE_OVERHEAD),
+            book: settings.book,
+            book_spread: settings.book_spread.min(MAX_BOOK_SPREAD),
             rng: settings
                 .seed
                 .map_or_else(StdRng::from_os_rng, StdRng::seed_from_u64),
@@ -280,6 +291,18 @@ impl Engine {
         self.level = level;
     }
 
+    pub fn set_book(&mut self, on: bool) {
+        self.book = on;
+    }
+
+    pub fn set_book_spread(&mut self, spread: u32) -> Result<(), String> {
+        if spread > MAX_BOOK_SPREAD {
+            return Err(format!("{spread} is outside 0..={MAX_BOOK_SPREAD}"));
+        }
+        self.book_spread = spread;
+        Ok(())
+    }
+
     pub fn set_seed(&mut self, seed: u64) {
         self.rng = StdRng::seed_from_u64(seed);
     }
@@ -374,6 +397,7 @@ impl Engine {
             time,
             player: self.player,
             seed: self.rng.next_u64(),
+            book: self.book.then_some(self.book_spread),
         };
         let kind = if play { JobKind::Go } else { JobKind::Hint };
         self.start(kind, task, stop)

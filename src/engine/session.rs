@@ -3,19 +3,21 @@
 
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::events::Event;
 use super::job::{self, Outcome};
 use crate::game::perft::perft_interruptible;
-use crate::game::roles::{ScoreValue, SearchGame};
+use crate::game::roles::{Score, ScoreValue, SearchGame};
 use crate::game::variant::{GameVisitor, Variant};
 use crate::game::{Move, Side};
 use crate::limits::Limits;
 use crate::players::PlayerKind;
-use crate::search::Searcher;
 use crate::search::analysis::AnalysisRequest;
+use crate::search::report::{Line, Report};
 use crate::search::time::TimeManager;
+use crate::search::tt::Bound;
+use crate::search::{SearchResult, Searcher};
 use crate::stop::Stop;
 
 /// A job for the session to start.
@@ -26,6 +28,8 @@ pub(super) enum Task {
         time: TimeManager,
         player: PlayerKind,
         seed: u64,
+        /// The opening book's spread when the book is on (the search player only).
+        book: Option<u32>,
     },
     Analyze(AnalysisRequest),
     Solve,
@@ -319,12 +323,27 @@ impl<G: SearchGame> Session for GameSession<G> {
                 time,
                 player,
                 seed,
+                book,
             } => match player.baseline::<G>(seed) {
                 Some(mut baseline) => Outcome::Chose {
                     mv: baseline.choose(&game),
                     result: None,
                 },
                 None => {
+                    if let Some((mv, score)) = book.and_then(|spread| game.book_move(spread, seed))
+                    {
+                        let _ = events.send(Event::Report(book_report(&game, mv, score)));
+                        return Outcome::Chose {
+                            mv,
+                            result: Some(SearchResult {
+                                best: mv,
+                                score,
+                                depth: 0,
+                                exact: false,
+                                nodes: 0,
+                            }),
+                        };
+                    }
                     let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
                     #[cfg(test)]
                     if player == PlayerKind::Panic {
@@ -370,5 +389,22 @@ impl<G: SearchGame> Session for GameSession<G> {
             }
         });
         Ok(())
+    }
+}
+
+/// A book move's report: depth 0, no nodes, the book's score and the move.
+fn book_report<G: SearchGame>(game: &G, mv: Move, score: Score) -> Report {
+    Report {
+        depth: 0,
+        nodes: 0,
+        elapsed: Duration::ZERO,
+        exact: false,
+        lines: vec![Line {
+            score: game.score_value(score, false),
+            bound: Bound::Exact,
+            pv: vec![mv],
+            proof: None,
+            depth: 0,
+        }],
     }
 }

@@ -177,6 +177,12 @@ pub trait Evaluate: Game {
     fn probcut(&self, _depth: u32) -> Option<ProbCut> {
         None
     }
+    /// A move from the game's opening book within `spread` (in the game's displayed
+    /// unit) of the book's best, chosen among several by `seed`, with its score; `None`
+    /// out of the book, or where a move leaving it scores better.
+    fn book_move(&self, _spread: u32, _seed: u64) -> Option<(Move, Score)> {
+        None
+    }
     /// Whether the side to move must answer a threat now (Gomoku: a four, or an open
     /// three): the search looks one ply further instead of evaluating such a position,
     /// whose static value misses the answer.

@@ -134,6 +134,12 @@ impl Native {
                     .set_threads(threads)
                     .map_err(|e| format!("set threads: {e}"))?;
             }
+            "book" => engine.set_book(bounds::switch(value).map_err(|e| format!("set book: {e}"))?),
+            "book_spread" => engine
+                .set_book_spread(
+                    bounds::book_spread(value).map_err(|e| format!("set book_spread: {e}"))?,
+                )
+                .map_err(|e| format!("set book_spread: {e}"))?,
             "level" => {
                 engine.set_level(bounds::level(value).map_err(|e| format!("set level: {e}"))?)
             }
@@ -146,7 +152,7 @@ impl Native {
             }
             _ => {
                 return Err(format!(
-                    "unknown option {}: expected player, seed, hash, threads, level, overhead or format",
+                    "unknown option {}: expected player, seed, hash, threads, level, overhead, book, book_spread or format",
                     quote(name)
                 ));
             }
@@ -400,6 +406,7 @@ mod tests {
         let settings = Settings {
             player: PlayerKind::Panic,
             hash_mb: 2,
+            book: false,
             ..Settings::default()
         };
         let got = replies(
@@ -423,10 +430,43 @@ mod tests {
     }
 
     #[test]
+    fn book_moves_come_at_once_and_set_book_off_searches() {
+        let settings = Settings {
+            hash_mb: 2,
+            ..Settings::default()
+        };
+        let capture = Capture::default();
+        run(
+            Cursor::new(
+                b"go depth 8\nset book off\ngo depth 2\nset book on\nset book nope\nstatus\n"
+                    .to_vec(),
+            ),
+            capture.clone(),
+            settings,
+        );
+        let text = capture.text();
+        let lines: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+        // The start is in the book: one depth-0 line, whatever the depth asked.
+        assert!(
+            lines[0].starts_with("info depth 0 score +0.69 nodes 0 ") && lines[1].starts_with("= "),
+            "{text}"
+        );
+        let first = lines[1].trim_start_matches("= ");
+        assert!(["d3", "c4", "f5", "e6"].contains(&first), "{text}");
+        assert!(lines[0].ends_with(&format!("pv {first}")), "{text}");
+        // Book off: the search's own iterations.
+        assert!(lines[3].starts_with("info depth 1 "), "{text}");
+        assert!(lines[4].starts_with("info depth 2 "), "{text}");
+        assert_eq!(lines[7], "? set book: expected on or off, got 'nope'");
+        assert_eq!(lines[8], "= playing black", "two moves played: {text}");
+    }
+
+    #[test]
     fn info_lines_are_the_typed_report() {
         let capture = Capture::default();
         let settings = Settings {
             hash_mb: 2,
+            book: false,
             ..Settings::default()
         };
         run(

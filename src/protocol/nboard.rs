@@ -500,12 +500,17 @@ impl Frontend for NBoard {
             Some(Job::Hint) => self.send_hints(engine, &report),
             Some(Job::Go { .. }) => {
                 if let Some(line) = NBoard::search_lines(engine, &report).first() {
-                    // `search <pv> <eval> 0 <depth>` read as `depth <depth>: <eval> <pv>`.
+                    // `search <pv> <eval> 0 <depth>` read as `depth <depth>: <eval> <pv>`;
+                    // a depth-0 report is an opening book move.
                     let words: Vec<&str> = line.split(' ').collect();
-                    self.line(&format!(
-                        "status depth {}: {} {}",
-                        words[4], words[2], words[1]
-                    ));
+                    if report.depth == 0 {
+                        self.line(&format!("status book: {} {}", words[2], words[1]));
+                    } else {
+                        self.line(&format!(
+                            "status depth {}: {} {}",
+                            words[4], words[2], words[1]
+                        ));
+                    }
                 }
             }
             _ => {}

@@ -61,6 +61,8 @@ pub struct Config {
     pub max_sessions: usize,
     pub idle: Duration,
     pub hash_mb: usize,
+    /// Whether the engines play from the Othello opening book.
+    pub book: bool,
 }
 
 impl Default for Config {
@@ -71,6 +73,7 @@ impl Default for Config {
             max_sessions: 16,
             idle: IDLE_TIMEOUT,
             hash_mb: SESSION_HASH_MB,
+            book: true,
         }
     }
 }
@@ -461,7 +464,8 @@ impl App {
                 ),
             ));
         }
-        let shared = Shared::new(variant, self.config.hash_mb).map_err(|e| fail(429, e))?;
+        let shared = Shared::new(variant, self.config.hash_mb, self.config.book)
+            .map_err(|e| fail(429, e))?;
         let id = format!("{:016x}", rand::rng().next_u64());
         let state = {
             let mut board = shared.lock();

@@ -170,10 +170,11 @@ pub struct StateJson {
 
 impl Shared {
     /// A new session over its own engine; the pump thread lives as long as the engine.
-    pub fn new(variant: Variant, hash_mb: usize) -> Result<Arc<Shared>, String> {
+    pub fn new(variant: Variant, hash_mb: usize, book: bool) -> Result<Arc<Shared>, String> {
         let settings = Settings {
             variant,
             hash_mb,
+            book,
             ..Settings::default()
         };
         let (engine, receiver) = Engine::new(&settings)?;

@@ -1,6 +1,7 @@
 //! Othello (Reversi) on 4x4, 6x6 and 8x8 boards, normal or misère rule.
 
 pub mod bitboard;
+pub mod book;
 pub mod endgame;
 pub mod eval;
 pub mod obf;

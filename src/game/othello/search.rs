@@ -3,7 +3,7 @@
 
 use super::bitboard::{flips, legal_moves, square_bit};
 use super::endgame::{Solver, final_margin};
-use super::{Othello, Rule, eval, probcut};
+use super::{Othello, Rule, book, eval, probcut};
 use crate::game::roles::{Evaluate, ProbCut, Proof, ProofKind, Score, ScoreValue, Scoring, Solve};
 use crate::game::{Game, Move};
 use crate::stop::Stop;
@@ -46,6 +46,10 @@ impl Evaluate for Othello {
             .saturating_sub(SOLVED_EMPTIES)
             .div_ceil(2)
             + 2
+    }
+
+    fn book_move(&self, spread: u32, seed: u64) -> Option<(Move, Score)> {
+        book::SHIPPED.choose(self, spread, seed)
     }
 
     fn probcut(&self, depth: u32) -> Option<ProbCut> {
