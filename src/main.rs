@@ -85,6 +85,10 @@ enum Commands {
         depth: usize,
         #[arg(long, default_value_t = 1, value_parser = bounds::number)]
         seed: u64,
+        /// Measures instead the error of searches to depth 0-6 as predictions of exact
+        /// scores at 14-22 empties, for the selective endgame search.
+        #[arg(long)]
+        endgame: bool,
     },
     /// Fits the Othello evaluation weights by least squares and prints them.
     Tune {
@@ -641,8 +645,16 @@ fn main() -> ExitCode {
         Some(Commands::Probcut {
             wthor,
             positions,
+            depth: _,
+            seed,
+            endgame: true,
+        }) => arbor::cli::probcut::fit_endgame(wthor, *positions, *seed, &mut io::stdout()),
+        Some(Commands::Probcut {
+            wthor,
+            positions,
             depth,
             seed,
+            endgame: false,
         }) => arbor::cli::probcut::fit(
             wthor,
             *positions,

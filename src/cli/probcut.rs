@@ -146,3 +146,107 @@ pub fn fit(
     }
     Ok(())
 }
+
+/// Empties of the positions `arbor probcut --endgame` samples (each solved exactly).
+pub const ENDGAME_EMPTIES: std::ops::RangeInclusive<u32> = 14..=22;
+/// The deepest shallow search `arbor probcut --endgame` measures.
+pub const ENDGAME_MAX_SHALLOW: u32 = 6;
+
+/// For the selective endgame search: samples `positions` WTHOR positions with
+/// [`ENDGAME_EMPTIES`] empties, solves each exactly and prints the error of a search to
+/// each depth up to [`ENDGAME_MAX_SHALLOW`] (0: the evaluation) as a prediction of the
+/// exact score, per empty count.
+pub fn fit_endgame(
+    wthor: &Path,
+    positions: usize,
+    seed: u64,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    use crate::game::othello::Rule;
+    use crate::game::othello::endgame::Solver;
+    use crate::game::othello::search::DISC;
+    use crate::game::roles::Evaluate;
+
+    let games = replay_wthor(wthor, |_, _| {})?;
+    let (low, high) = (*ENDGAME_EMPTIES.start(), *ENDGAME_EMPTIES.end());
+    let mut sample: Vec<GamePosition> = Vec::with_capacity(positions);
+    let mut index = 0u64;
+    replay_wthor(wthor, |game, _| {
+        index += 1;
+        let hash = mix(seed ^ mix(index));
+        if (hash % games as u64) as usize >= positions {
+            return;
+        }
+        let empties = low + (hash >> 32) as u32 % (high - low + 1);
+        if let Some(position) = game
+            .iter()
+            .find(|p| 64 - (p.player | p.opponent).count_ones() == empties)
+        {
+            sample.push(*position);
+        }
+    })?;
+    let rows = (high - low + 1) as usize;
+    let mut errors = vec![vec![Errors::default(); ENDGAME_MAX_SHALLOW as usize + 1]; rows];
+    let mut searcher = Searcher::new(&Othello::standard(), 16)?;
+    searcher.set_selective(false);
+    let mut solver = Solver::new(64 << 20);
+    let limits = Limits {
+        depth: Some(ENDGAME_MAX_SHALLOW),
+        ..Limits::default()
+    };
+    let started = Instant::now();
+    for (done, position) in sample.iter().enumerate() {
+        let game = Othello::from_sides(position.player, position.opponent, position.black_to_move);
+        let Some(exact) = solver.solve(
+            position.player,
+            position.opponent,
+            !0,
+            Rule::Normal,
+            &Stop::never(),
+        ) else {
+            continue;
+        };
+        let exact = exact.score * DISC;
+        let empties = 64 - (position.player | position.opponent).count_ones();
+        let row = &mut errors[(empties - low) as usize];
+        row[0].add((exact - game.evaluate()) as f64);
+        searcher.clear();
+        let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
+        searcher.think(&game, &limits, &time, &Stop::never(), &mut |report| {
+            if let (false, Some(ScoreValue::Eval { value, .. })) =
+                (report.exact, report.lines.first().map(|line| line.score))
+            {
+                row[report.depth as usize].add((exact - value) as f64);
+            }
+        });
+        if (done + 1) % 50 == 0 {
+            log::info!(
+                "{} of {} positions, {:.0} s",
+                done + 1,
+                sample.len(),
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+    let w = |e: std::io::Error| e.to_string();
+    writeln!(
+        out,
+        "// arbor probcut --endgame --positions {positions} --seed {seed}: {} positions of {games} games; rows: empties {low}..={high}, columns: depth 0..={ENDGAME_MAX_SHALLOW}",
+        sample.len()
+    )
+    .map_err(w)?;
+    for (r, row) in errors.iter().enumerate() {
+        let cells: Vec<String> = row.iter().map(|e| format!("{:.0}", e.rms())).collect();
+        let means: Vec<String> = row.iter().map(|e| format!("{:+.0}", e.mean())).collect();
+        writeln!(
+            out,
+            "    [{}], // {} empties, n {}, means {}",
+            cells.join(", "),
+            low as usize + r,
+            row[0].n,
+            means.join(" ")
+        )
+        .map_err(w)?;
+    }
+    Ok(())
+}
