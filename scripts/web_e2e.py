@@ -261,7 +261,8 @@ def main():
     parser.add_argument("--shots", default="target/web-e2e")
     args = parser.parse_args()
     os.makedirs(args.shots, exist_ok=True)
-    server, url = start_server(args.arbor)
+    # The book would answer the opening at once: the stop test needs a search.
+    server, url = start_server(args.arbor, "--book", "off")
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
