@@ -171,6 +171,12 @@ impl Book {
             ));
         }
         let depth = bytes[10];
+        if !(1..=60).contains(&depth) || bytes[11] != 0 {
+            return Err(format!(
+                "bad book header: depth {depth} (1 to 60), reserved byte {}",
+                bytes[11]
+            ));
+        }
         let count = long(12) as usize;
         let body = &bytes[HEADER_BYTES..];
         if body.len() != count.saturating_mul(ENTRY_BYTES) {
@@ -451,6 +457,16 @@ mod tests {
         let mut damaged = bytes.clone();
         *damaged.last_mut().unwrap() ^= 1;
         assert!(Book::decode(&damaged).unwrap_err().contains("hash"));
+        let mut deep = bytes.clone();
+        deep[10] = 99;
+        assert!(Book::decode(&deep).unwrap_err().contains("depth 99"));
+        let mut reserved = bytes.clone();
+        reserved[11] = 7;
+        assert!(
+            Book::decode(&reserved)
+                .unwrap_err()
+                .contains("reserved byte 7")
+        );
         let mut newer = bytes.clone();
         newer[8] = 2;
         assert!(Book::decode(&newer).unwrap_err().contains("version 2"));
