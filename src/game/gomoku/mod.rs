@@ -14,8 +14,9 @@ pub mod threat;
 
 use std::fmt::{self, Write as _};
 use std::ops::RangeInclusive;
+use std::sync::LazyLock;
 
-use self::pattern::{EMPTY, PatternTable, RADIUS, Threat, WALL, slot};
+use self::pattern::{EMPTY, Pattern, PatternTable, RADIUS, Threat, WALL, slot};
 use super::notation::{self, Point};
 use super::{Game, GameError, Move, Outcome, Side};
 use crate::text::quote;
@@ -230,11 +231,50 @@ pub struct Undo {
     extent: Extent,
 }
 
-/// Per-point threat bookkeeping for one colour.
+/// Per-point threat bookkeeping: both colours' threat and value on an empty point, and
+/// the packed pattern bytes of its four lines they were combined from.
 #[derive(Clone, Copy, Debug, Default)]
 struct PointInfo {
     threat: [u8; 2],
     value: [i16; 2],
+    lines: [u8; 4],
+}
+
+/// A point's threat and value for one colour from its four lines' patterns, indexed by
+/// the patterns in base 9 (6,561 entries): a stone changes one line of each neighbour,
+/// and the combination is then one lookup.
+struct Combination {
+    threat: Vec<u8>,
+    value: Vec<i16>,
+}
+
+impl Combination {
+    fn get() -> &'static Combination {
+        static TABLE: LazyLock<Combination> = LazyLock::new(|| {
+            let entries = Pattern::COUNT.pow(4);
+            let mut table = Combination {
+                threat: vec![0; entries],
+                value: vec![0; entries],
+            };
+            for index in 0..entries {
+                let patterns = [0, 1, 2, 3].map(|d| {
+                    Pattern::from_u8((index / Pattern::COUNT.pow(d) % Pattern::COUNT) as u8)
+                });
+                let threat = Threat::from_patterns(patterns);
+                table.threat[index] = threat as u8;
+                table.value[index] = search::point_value(patterns, threat);
+            }
+            table
+        });
+        &TABLE
+    }
+
+    /// One colour's index from four packed line bytes (`shift` 0 black, 4 white).
+    #[inline]
+    fn index(lines: [u8; 4], shift: u32) -> usize {
+        let p = lines.map(|byte| ((byte >> shift) & 15) as usize);
+        p[0] + Pattern::COUNT * (p[1] + Pattern::COUNT * (p[2] + Pattern::COUNT * p[3]))
+    }
 }
 
 #[derive(Clone)]
@@ -493,21 +533,46 @@ impl Gomoku {
         [a, b, c, d, -a, -b, -c, -d]
     }
 
-    /// Recomputes the threat classes and values of the empty `point`.
+    /// Recomputes the threat classes and values of `point` from all four lines.
     #[inline]
     fn refresh(&mut self, point: usize) {
         let Some(table) = self.table else { return };
-        let old = self.info[point];
-        let keys = self.keys[point];
         let mut new = PointInfo::default();
         if self.cells[point] == EMPTY {
-            for c in 0..2 {
-                let patterns = [0, 1, 2, 3].map(|d| table.pattern(keys[d], c as u8 + 1));
-                let threat = Threat::from_patterns(patterns);
-                new.threat[c] = threat as u8;
-                new.value[c] = search::point_value(patterns, threat);
-            }
+            new.lines = self.keys[point].map(|key| table.packed(key));
+            Self::combine(&mut new);
         }
+        self.replace_info(point, new);
+    }
+
+    /// Recomputes the empty `point` after its line in direction `d` changed: nothing
+    /// to do when that line's patterns did not.
+    #[inline]
+    fn refresh_line(&mut self, point: usize, d: usize, table: &PatternTable) {
+        let byte = table.packed(self.keys[point][d]);
+        let mut new = self.info[point];
+        if new.lines[d] == byte {
+            return;
+        }
+        new.lines[d] = byte;
+        Self::combine(&mut new);
+        self.replace_info(point, new);
+    }
+
+    #[inline]
+    fn combine(info: &mut PointInfo) {
+        let combination = Combination::get();
+        for (c, shift) in [(0, 0), (1, 4)] {
+            let index = Combination::index(info.lines, shift);
+            info.threat[c] = combination.threat[index];
+            info.value[c] = combination.value[index];
+        }
+    }
+
+    /// Stores `point`'s new info, keeping the threat counts and potentials.
+    #[inline]
+    fn replace_info(&mut self, point: usize, new: PointInfo) {
+        let old = self.info[point];
         for c in 0..2 {
             // Points without a threat are not counted: occupied points have none.
             if old.threat[c] != 0 {
@@ -544,9 +609,7 @@ impl Gomoku {
                 self.near[n] = (self.near[n] as i32 + delta) as u8;
             }
         }
-        if self.table.is_none() {
-            return;
-        }
+        let Some(table) = self.table else { return };
         self.refresh(point);
         for (d, dir) in directions(self.stride).into_iter().enumerate() {
             for distance in 1..=RADIUS as isize {
@@ -560,7 +623,7 @@ impl Gomoku {
                     let key = &mut self.keys[other][d];
                     *key = (*key & !(3 << shift)) | (code as u32) << shift;
                     if self.cells[other] == EMPTY {
-                        self.refresh(other);
+                        self.refresh_line(other, d, table);
                     }
                 }
             }
@@ -647,8 +710,10 @@ impl Gomoku {
             return Err("neighbour counts differ".into());
         }
         for point in self.board_points() {
-            if fresh.info[point].threat != self.info[point].threat
-                || fresh.info[point].value != self.info[point].value
+            let (mine, theirs) = (self.info[point], fresh.info[point]);
+            if mine.threat != theirs.threat
+                || mine.value != theirs.value
+                || (self.cells[point] == EMPTY && mine.lines != theirs.lines)
             {
                 return Err(format!("threats differ at field {}", self.field(point)));
             }

@@ -36,6 +36,8 @@ pub enum Pattern {
 }
 
 impl Pattern {
+    pub const COUNT: usize = 9;
+
     const ALL: [Pattern; 9] = [
         Pattern::Dead,
         Pattern::One,
@@ -49,7 +51,7 @@ impl Pattern {
     ];
 
     #[inline]
-    fn from_u8(value: u8) -> Pattern {
+    pub fn from_u8(value: u8) -> Pattern {
         Pattern::ALL[value as usize]
     }
 
@@ -153,6 +155,12 @@ impl PatternTable {
     #[inline]
     pub fn pattern(&self, key: u32, colour: u8) -> Pattern {
         Pattern::from_u8((self.packed[key as usize] >> (4 * (colour - 1))) & 15)
+    }
+
+    /// Both colours' patterns for a key: black's in the low nibble, white's in the high.
+    #[inline]
+    pub fn packed(&self, key: u32) -> u8 {
+        self.packed[key as usize]
     }
 
     fn build(k: usize, exact: bool) -> PatternTable {

@@ -50,7 +50,15 @@ pub struct ThreatSolver<'a> {
 /// A forced win for the side to move: VCF first, then VCT, until `stop`.
 pub fn find_win(game: &Gomoku, stop: &Stop) -> Option<Proof> {
     let mut solver = ThreatSolver::new(game.side_to_move(), stop);
-    let (line, kind) = solver.solve(game)?;
+    let started = std::time::Instant::now();
+    let found = solver.solve(game);
+    log::debug!(
+        "threat search: {} in {} nodes, {} ms",
+        if found.is_some() { "win" } else { "no win" },
+        solver.nodes,
+        started.elapsed().as_millis()
+    );
+    let (line, kind) = found?;
     let kind = match kind {
         Kind::Vcf => ProofKind::Vcf,
         Kind::Vct => ProofKind::Vct,
