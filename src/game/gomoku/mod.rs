@@ -717,6 +717,21 @@ impl Gomoku {
             {
                 return Err(format!("threats differ at field {}", self.field(point)));
             }
+            // The combination table against the line patterns combined directly.
+            if let (Some(table), EMPTY) = (self.table, self.cells[point]) {
+                for c in 0..2 {
+                    let patterns = self.keys[point].map(|key| table.pattern(key, c as u8 + 1));
+                    let threat = Threat::from_patterns(patterns);
+                    if (mine.threat[c], mine.value[c])
+                        != (threat as u8, search::point_value(patterns, threat))
+                    {
+                        return Err(format!(
+                            "combined threat wrong at field {}",
+                            self.field(point)
+                        ));
+                    }
+                }
+            }
         }
         if (fresh.threat_count, fresh.potential) != (self.threat_count, self.potential)
             || self.count_threats_from_scratch() != (self.threat_count, self.potential)
