@@ -276,6 +276,13 @@ struct PlayArgs {
     /// system.
     #[arg(long, value_parser = bounds::number)]
     seed: Option<u64>,
+    /// Whether the engine plays from the Othello opening book, on or off.
+    #[arg(long, default_value = "on", value_parser = bounds::switch, action = clap::ArgAction::Set)]
+    book: bool,
+    /// Book moves within this many discs of the book's best are chosen among at random;
+    /// 0 plays a best one.
+    #[arg(long, default_value_t = 0, value_parser = bounds::book_spread)]
+    book_spread: u32,
 }
 
 #[derive(Args)]
@@ -753,6 +760,8 @@ fn play(args: &PlayArgs) -> Result<(), String> {
         threads: args.threads,
         player: args.player,
         seed: args.seed,
+        book: args.book,
+        book_spread: args.book_spread,
     };
     let variant = args.game.variant()?;
     arbor::cli::play::play(variant, settings, BufReader::new(io::stdin()), io::stdout())

@@ -37,6 +37,10 @@ pub struct PlaySettings {
     pub player: PlayerKind,
     /// Seed for the engine's random choices; `None` seeds from the system.
     pub seed: Option<u64>,
+    /// Whether the engine plays from the opening book (as `set book`).
+    pub book: bool,
+    /// Book moves within this many discs of the best are chosen among at random.
+    pub book_spread: u32,
 }
 
 /// Plays one game of `variant` at the terminal until it ends, `quit` or the end of input.
@@ -52,6 +56,8 @@ pub fn play(
         threads: settings.threads,
         player: settings.player,
         seed: settings.seed,
+        book: settings.book,
+        book_spread: settings.book_spread,
         ..Settings::default()
     };
     let (mut engine, receiver) = Engine::new(&core_settings)?;
@@ -314,6 +320,8 @@ mod tests {
             threads: 1,
             player,
             seed: Some(1),
+            book: true,
+            book_spread: 0,
         };
         let variant = Variant::Othello {
             size: 4,
@@ -322,6 +330,59 @@ mod tests {
         let input = std::io::Cursor::new(script.into());
         play(variant, settings, input, output.clone()).unwrap();
         output.text()
+    }
+
+    /// The moves of an 8x8 game the engine plays against itself at depth 1.
+    fn watched_8x8_moves(book: bool) -> Vec<String> {
+        let output = Capture::default();
+        let settings = PlaySettings {
+            humans: [false, false],
+            engine_time: None,
+            depth: Some(1),
+            hash_mb: 1,
+            threads: 1,
+            player: PlayerKind::Search,
+            seed: Some(1),
+            book,
+            book_spread: 0,
+        };
+        let variant = Variant::Othello {
+            size: 8,
+            rule: Rule::Normal,
+        };
+        play(variant, settings, std::io::Cursor::new(""), output.clone()).unwrap();
+        let text = output.text();
+        assert!(text.contains("game over: "), "{text}");
+        text.lines()
+            .filter_map(|line| line.split_once(") plays ").map(|(_, rest)| rest))
+            .map(|rest| rest.split_whitespace().next().unwrap_or("").to_string())
+            .collect()
+    }
+
+    #[test]
+    fn the_book_plays_its_best_moves_unless_turned_off() {
+        use crate::game::Game;
+        use crate::game::othello::{Othello, book::SHIPPED};
+        let with_book = watched_8x8_moves(true);
+        let mut game = Othello::new(8, Rule::Normal).unwrap();
+        let mut from_book = 0;
+        for name in &with_book {
+            let mv = game.parse_move(name).unwrap();
+            // Where the book has a move that beats leaving it.
+            let Some((_, best)) = SHIPPED.choose(&game, 0, 0) else {
+                break;
+            };
+            let listed = SHIPPED.moves(&game);
+            assert!(
+                listed.contains(&(mv, best)),
+                "{name} is not a best book move: {listed:?}"
+            );
+            from_book += 1;
+            game.make(mv);
+        }
+        assert!(from_book >= 10, "only {from_book} book moves");
+        let without = watched_8x8_moves(false);
+        assert_ne!(with_book[..from_book], without[..from_book]);
     }
 
     #[test]
