@@ -32,7 +32,7 @@ class Judge:
         self.send(f"START {size}")
         self.read_until(lambda line: line == "OK")
         self.send(f"INFO timeout_turn {movetime}")
-        self.send("INFO timeout_match 100000000")
+        self.send("INFO timeout_match 600000")
 
     def send(self, line):
         self.proc.stdin.write((line + "\n").encode())

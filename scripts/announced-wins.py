@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Positions of arena games in which the opponent saw a forced win, as threat puzzles.
+
+Reads `arbor match --jsonl` files, replays every game the opponent won, and shows each
+position with the opponent to move to the opponent itself (a Gomocup brain, BOARD, a
+fresh process each time). The first position in which it announces a win (Rapfi's
+`Eval +M<n>`, Wine's `VCF success` / `VCT success`) becomes one line of
+`arbor puzzles` format, with the move it chose as the listed first move:
+
+    python3 scripts/announced-wins.py --opponent wine --brain /path/to/pbrain-wine \
+        --movetime 1000 --out wins-wine.txt games.jsonl
+    arbor puzzles wins-wine.txt --movetime 2000
+"""
+
+import argparse
+import json
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+
+ANNOUNCED = re.compile(r"Eval \+M\d+|VC[FT] success")
+MOVE = re.compile(r"^(-?\d+),(-?\d+)$")
+
+
+def ask(brain, size, movetime, stones, to_move):
+    """The brain's move and whether it announced a win; `stones` as (x, y, side)."""
+    proc = subprocess.Popen(brain, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    lines = [f"START {size}", f"INFO timeout_turn {movetime}",
+             "INFO timeout_match 600000", "BOARD"]
+    lines += [f"{x},{y},{1 if side == to_move else 2}" for x, y, side in stones]
+    lines += ["DONE"]
+    proc.stdin.write(("\n".join(lines) + "\n").encode())
+    proc.stdin.flush()
+    pending, announced, move = b"", False, None
+    while move is None:
+        ready, _, _ = select.select([proc.stdout], [], [], movetime / 1000 + 30)
+        if not ready:
+            break
+        chunk = os.read(proc.stdout.fileno(), 65536)
+        if not chunk:
+            break
+        pending += chunk
+        while b"\n" in pending and move is None:
+            raw, pending = pending.split(b"\n", 1)
+            line = raw.decode(errors="replace").strip()
+            announced |= ANNOUNCED.search(line) is not None
+            found = MOVE.match(line)
+            if found:
+                move = (int(found.group(1)), int(found.group(2)))
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    return move, announced
+
+
+def name(x, y):
+    return f"{chr(ord('a') + x)}{y + 1}"
+
+
+def parse(move):
+    if "," in move:
+        x, y = move.split(",")
+        return int(x), int(y)
+    return ord(move[0]) - ord("a"), int(move[1:]) - 1
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("jsonl", nargs="+")
+    parser.add_argument("--opponent", required=True, help="its engine name in the match")
+    parser.add_argument("--brain", required=True, help="its Gomocup command")
+    parser.add_argument("--movetime", type=int, default=1000)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+
+    found = 0
+    with open(args.out, "w") as out:
+        for path in args.jsonl:
+            for record in map(json.loads, open(path)):
+                size = int(re.search(r"size=(\d+)", record["match"]["game"]).group(1))
+                for game in record.get("games", []):
+                    winner = {"1-0": "black", "0-1": "white"}.get(game["result"])
+                    if winner is None or game[winner] != args.opponent:
+                        continue
+                    moves = [parse(m) for m in game["setup"]["moves"] + game["moves"]]
+                    for ply in range(len(game["setup"]["moves"]), len(moves)):
+                        if ("black", "white")[ply % 2] != winner:
+                            continue
+                        stones = [(x, y, ("black", "white")[i % 2])
+                                  for i, (x, y) in enumerate(moves[:ply])]
+                        move, announced = ask(args.brain, size, args.movetime, stones, winner)
+                        if not announced or move is None:
+                            continue
+                        cells = {side: ",".join(name(x, y) for x, y, s in stones if s == side)
+                                 for side in ("black", "white")}
+                        out.write(f"{size} {winner} B:{cells['black']} W:{cells['white']} ; "
+                                  f"{name(*move)} ; - ; {os.path.basename(path)}#game{game['number']}"
+                                  f"-ply{ply}\n")
+                        out.flush()
+                        found += 1
+                        break
+    print(f"{found} positions with an announced win", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
