@@ -20,6 +20,7 @@ import select
 import signal
 import subprocess
 import sys
+import time
 
 ANNOUNCED = re.compile(r"Eval \+M\d+|VC[FT] success")
 MOVE = re.compile(r"^(-?\d+),(-?\d+)$")
@@ -36,8 +37,12 @@ def ask(brain, size, movetime, stones, to_move):
     proc.stdin.write(("\n".join(lines) + "\n").encode())
     proc.stdin.flush()
     pending, announced, move = b"", False, None
+    deadline = time.monotonic() + movetime / 1000 + 30
     while move is None:
-        ready, _, _ = select.select([proc.stdout], [], [], movetime / 1000 + 30)
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        ready, _, _ = select.select([proc.stdout], [], [], left)
         if not ready:
             break
         chunk = os.read(proc.stdout.fileno(), 65536)
@@ -80,7 +85,11 @@ def main():
     with open(args.out, "w") as out:
         for path in args.jsonl:
             for record in map(json.loads, open(path)):
-                size = int(re.search(r"size=(\d+)", record["match"]["game"]).group(1))
+                rules = record["match"]["game"]
+                size = int(re.search(r"size=(\d+)", rules).group(1))
+                # arbor puzzles sets up freestyle boards named by letters.
+                if "rule=freestyle" not in rules or size > 26:
+                    sys.exit(f"{path}: only freestyle boards up to 26 wide, not {rules}")
                 for game in record.get("games", []):
                     winner = {"1-0": "black", "0-1": "white"}.get(game["result"])
                     if winner is None or game[winner] != args.opponent:
@@ -92,7 +101,9 @@ def main():
                         stones = [(x, y, ("black", "white")[i % 2])
                                   for i, (x, y) in enumerate(moves[:ply])]
                         move, announced = ask(args.brain, size, args.movetime, stones, winner)
-                        if not announced or move is None:
+                        taken = {(x, y) for x, y, _ in stones}
+                        if (not announced or move is None or move in taken
+                                or not all(0 <= c < size for c in move)):
                             continue
                         cells = {side: ",".join(name(x, y) for x, y, s in stones if s == side)
                                  for side in ("black", "white")}

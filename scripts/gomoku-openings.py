@@ -3,7 +3,7 @@
 
 Random stones near the centre (Black first, alternating) are shown to the judge with
 BOARD; a position is kept when the judge's evaluation (the `Eval` of its MESSAGE lines,
-as Rapfi prints it) is within --max-eval of even, and no stone makes a three or more.
+as Rapfi prints it) is within --max-eval of even, and neither side has three in a row.
 Writes the `x,y` file `arbor match --openings` reads and the offset file c-gomoku-cli
 reads (`-openings type=offset`).
 
@@ -16,23 +16,32 @@ import os
 import random
 import re
 import select
+import signal
 import subprocess
 import sys
 
 EVAL = re.compile(r"\bEval (-?\d+)")
-MOVE = re.compile(r"^\d+,\d+$")
+MOVE = re.compile(r"^-?\d+,-?\d+$")
+
+
+class Silent(Exception):
+    """The judge stopped answering."""
 
 
 class Judge:
     def __init__(self, command, size, movetime):
         self.proc = subprocess.Popen(
             command, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL)
+            stderr=subprocess.DEVNULL, start_new_session=True)
         self.pending = b""
-        self.send(f"START {size}")
-        self.read_until(lambda line: line == "OK")
-        self.send(f"INFO timeout_turn {movetime}")
-        self.send("INFO timeout_match 600000")
+        try:
+            self.send(f"START {size}")
+            self.read_until(lambda line: line == "OK")
+            self.send(f"INFO timeout_turn {movetime}")
+            self.send("INFO timeout_match 600000")
+        except (Silent, OSError):
+            self.close()
+            raise
 
     def send(self, line):
         self.proc.stdin.write((line + "\n").encode())
@@ -45,10 +54,10 @@ class Judge:
             while b"\n" not in self.pending:
                 ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
                 if not ready:
-                    sys.exit(f"the judge said nothing for {timeout} s after {seen[-3:]}")
+                    raise Silent(f"the judge said nothing for {timeout} s after {seen[-3:]}")
                 chunk = os.read(self.proc.stdout.fileno(), 65536)
                 if not chunk:
-                    sys.exit("the judge quit")
+                    raise Silent("the judge quit")
                 self.pending += chunk
             raw, self.pending = self.pending.split(b"\n", 1)
             line = raw.decode(errors="replace").strip()
@@ -68,11 +77,16 @@ class Judge:
         return evals[-1] if evals else None
 
     def close(self):
-        self.send("END")
         try:
+            self.send("END")
             self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait()
 
 
 def longest_run(stones, x, y):
@@ -120,31 +134,39 @@ def main():
 
     rng = random.Random(args.seed)
     counts = [int(n) for n in args.stones.split(",")]
-    kept, tried, seen = [], 0, set()
-    while len(kept) < args.count:
-        moves = random_opening(rng, args.size, rng.choice(counts), args.radius)
-        key = tuple(sorted(moves[0::2])), tuple(sorted(moves[1::2]))
-        if key in seen:
-            continue
-        seen.add(key)
-        tried += 1
-        # A fresh judge each time: one process reused across BOARDs here sometimes
-        # stopped answering.
-        judge = Judge(args.judge, args.size, args.movetime)
-        value = judge.evaluate(moves)
-        judge.close()
-        if value is not None and abs(value) <= args.max_eval:
-            kept.append((moves, value))
-            print(f"kept {len(kept)}/{tried}: {' '.join(f'{x},{y}' for x, y in moves)} "
-                  f"eval {value}", file=sys.stderr)
+    kept, tried, seen = 0, 0, set()
     centre = args.size // 2
-    with open(args.out + ".txt", "w") as out:
-        for moves, _ in kept:
-            out.write(" ".join(f"{x},{y}" for x, y in moves) + "\n")
-    with open(args.out + "-offsets.txt", "w") as out:
-        for moves, _ in kept:
-            out.write(", ".join(f"{x - centre},{y - centre}" for x, y in moves) + "\n")
-    print(f"{len(kept)} of {tried} positions kept", file=sys.stderr)
+    # Written as found: an interrupted run keeps what it has.
+    with open(args.out + ".txt", "w") as moves_out, \
+            open(args.out + "-offsets.txt", "w") as offsets_out:
+        while kept < args.count:
+            moves = random_opening(rng, args.size, rng.choice(counts), args.radius)
+            key = tuple(sorted(moves[0::2])), tuple(sorted(moves[1::2]))
+            if key in seen:
+                continue
+            seen.add(key)
+            tried += 1
+            # A fresh judge each time: one process reused across BOARDs here sometimes
+            # stopped answering.
+            try:
+                judge = Judge(args.judge, args.size, args.movetime)
+                try:
+                    value = judge.evaluate(moves)
+                finally:
+                    judge.close()
+            except (Silent, OSError) as error:
+                print(f"skipped: {error}", file=sys.stderr)
+                value = None
+            if value is None or abs(value) > args.max_eval:
+                continue
+            kept += 1
+            moves_out.write(" ".join(f"{x},{y}" for x, y in moves) + "\n")
+            offsets_out.write(", ".join(f"{x - centre},{y - centre}" for x, y in moves) + "\n")
+            moves_out.flush()
+            offsets_out.flush()
+            print(f"kept {kept}/{tried}: {' '.join(f'{x},{y}' for x, y in moves)} "
+                  f"eval {value}", file=sys.stderr)
+    print(f"{kept} of {tried} positions kept", file=sys.stderr)
 
 
 if __name__ == "__main__":
