@@ -109,13 +109,7 @@ impl Book {
         let Some(entry) = self.get(game.player(), game.opponent()) else {
             return found;
         };
-        let mut moves = legal_moves(game.player(), game.opponent(), !0);
-        while moves != 0 {
-            let square = moves.trailing_zeros() as u16;
-            moves &= moves - 1;
-            let mv = Move::new(square);
-            let mut child = game.clone();
-            child.make(mv);
+        for (mv, child) in children(game) {
             if let Some(next) = self.get(child.player(), child.opponent()) {
                 found.push((mv, -(next.value as Score)));
             }
@@ -265,24 +259,32 @@ pub fn frequent_positions(
     positions
 }
 
+/// Each legal move of the side to move in `game`, with the position after it.
+fn children(game: &Othello) -> impl Iterator<Item = (Move, Othello)> + '_ {
+    let mut moves = legal_moves(game.player(), game.opponent(), !0);
+    std::iter::from_fn(move || {
+        if moves == 0 {
+            return None;
+        }
+        let mv = Move::new(moves.trailing_zeros() as u16);
+        moves &= moves - 1;
+        let mut child = game.clone();
+        child.make(mv);
+        Some((mv, child))
+    })
+}
+
 /// The moves of a book position whose child is not among `positions` (sorted,
 /// canonical): those a search must score.
 pub fn off_book_moves(player: u64, opponent: u64, positions: &[(u64, u64)]) -> Vec<Move> {
     let game = Othello::from_sides(player, opponent, true);
-    let mut off = Vec::new();
-    let mut moves = legal_moves(player, opponent, !0);
-    while moves != 0 {
-        let square = moves.trailing_zeros() as u16;
-        moves &= moves - 1;
-        let mv = Move::new(square);
-        let mut child = game.clone();
-        child.make(mv);
-        let key = canonical(child.player(), child.opponent());
-        if legal_moves(key.0, key.1, !0) == 0 || positions.binary_search(&key).is_err() {
-            off.push(mv);
-        }
-    }
-    off
+    children(&game)
+        .filter(|(_, child)| {
+            let key = canonical(child.player(), child.opponent());
+            legal_moves(key.0, key.1, !0) == 0 || positions.binary_search(&key).is_err()
+        })
+        .map(|(mv, _)| mv)
+        .collect()
 }
 
 /// The book of `positions` (sorted, canonical) given each one's best off-book score
@@ -298,12 +300,7 @@ pub fn negamax(positions: &[(u64, u64)], off_book: &[Option<Score>], depth: u8) 
         let (player, opponent) = positions[i];
         let game = Othello::from_sides(player, opponent, true);
         let mut best = off_book[i];
-        let mut moves = legal_moves(player, opponent, !0);
-        while moves != 0 {
-            let square = moves.trailing_zeros() as u16;
-            moves &= moves - 1;
-            let mut child = game.clone();
-            child.make(Move::new(square));
+        for (_, child) in children(&game) {
             let key = canonical(child.player(), child.opponent());
             if let Ok(j) = positions.binary_search(&key)
                 && let Some(value) = values[j]
