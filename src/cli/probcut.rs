@@ -58,6 +58,36 @@ impl Errors {
     }
 }
 
+/// About `positions` positions of the games in `wthor`, chosen by `seed`: each game is
+/// taken with probability positions / games, at an empty count drawn from `empties`.
+/// Also returns the number of games.
+fn sample_positions(
+    wthor: &Path,
+    positions: usize,
+    seed: u64,
+    empties: std::ops::RangeInclusive<u32>,
+) -> Result<(Vec<GamePosition>, usize), String> {
+    let games = replay_wthor(wthor, |_, _| {})?;
+    let (low, high) = (*empties.start(), *empties.end());
+    let mut sample: Vec<GamePosition> = Vec::with_capacity(positions);
+    let mut index = 0u64;
+    replay_wthor(wthor, |game, _| {
+        index += 1;
+        let hash = mix(seed ^ mix(index));
+        if (hash % games as u64) as usize >= positions {
+            return;
+        }
+        let empties = low + (hash >> 32) as u32 % (high - low + 1);
+        if let Some(position) = game
+            .iter()
+            .find(|p| 64 - (p.player | p.opponent).count_ones() == empties)
+        {
+            sample.push(*position);
+        }
+    })?;
+    Ok((sample, games))
+}
+
 /// Samples `positions` positions of the games in `wthor` (chosen by `seed`), searches
 /// each to `depth` and prints the error table to `out`.
 pub fn fit(
@@ -70,24 +100,7 @@ pub fn fit(
     if depth <= MIN_DEPTH {
         return Err(format!("--depth must be above {MIN_DEPTH}"));
     }
-    let games = replay_wthor(wthor, |_, _| {})?;
-    let mut sample: Vec<GamePosition> = Vec::with_capacity(positions);
-    let mut index = 0u64;
-    replay_wthor(wthor, |game, _| {
-        index += 1;
-        let hash = mix(seed ^ mix(index));
-        // Each game is taken with probability positions / games.
-        if (hash % games as u64) as usize >= positions {
-            return;
-        }
-        let empties = MIN_EMPTIES + (hash >> 32) as u32 % (MAX_EMPTIES - MIN_EMPTIES + 1);
-        if let Some(position) = game
-            .iter()
-            .find(|p| 64 - (p.player | p.opponent).count_ones() == empties)
-        {
-            sample.push(*position);
-        }
-    })?;
+    let (sample, games) = sample_positions(wthor, positions, seed, MIN_EMPTIES..=MAX_EMPTIES)?;
     let mut errors = vec![vec![Errors::default(); (depth + 1) as usize]; PHASES];
     let mut searcher = Searcher::new(&Othello::standard(), 64)?;
     searcher.set_selective(false);
@@ -167,24 +180,8 @@ pub fn fit_endgame(
     use crate::game::othello::search::DISC;
     use crate::game::roles::Evaluate;
 
-    let games = replay_wthor(wthor, |_, _| {})?;
     let (low, high) = (*ENDGAME_EMPTIES.start(), *ENDGAME_EMPTIES.end());
-    let mut sample: Vec<GamePosition> = Vec::with_capacity(positions);
-    let mut index = 0u64;
-    replay_wthor(wthor, |game, _| {
-        index += 1;
-        let hash = mix(seed ^ mix(index));
-        if (hash % games as u64) as usize >= positions {
-            return;
-        }
-        let empties = low + (hash >> 32) as u32 % (high - low + 1);
-        if let Some(position) = game
-            .iter()
-            .find(|p| 64 - (p.player | p.opponent).count_ones() == empties)
-        {
-            sample.push(*position);
-        }
-    })?;
+    let (sample, games) = sample_positions(wthor, positions, seed, ENDGAME_EMPTIES)?;
     let rows = (high - low + 1) as usize;
     let mut errors = vec![vec![Errors::default(); ENDGAME_MAX_SHALLOW as usize + 1]; rows];
     let mut searcher = Searcher::new(&Othello::standard(), 16)?;
