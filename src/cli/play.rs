@@ -309,20 +309,30 @@ mod tests {
     const EVERY_SQUARE: &str =
         "a1\nb1\nc1\nd1\na2\nb2\nc2\nd2\na3\nb3\nc3\nd3\na4\nb4\nc4\nd4\npass\n";
 
-    /// A whole 4x4 game, the person as Black against `player` at depth 3; the transcript.
-    fn play_4x4(script: impl Into<Vec<u8>>, player: PlayerKind) -> String {
-        let output = Capture::default();
-        let settings = PlaySettings {
-            humans: [true, false],
+    /// An engine at a fixed depth with 1 MiB, one thread and seed 1.
+    fn depth_settings(
+        humans: [bool; 2],
+        depth: u32,
+        player: PlayerKind,
+        book: bool,
+    ) -> PlaySettings {
+        PlaySettings {
+            humans,
             engine_time: None,
-            depth: Some(3),
+            depth: Some(depth),
             hash_mb: 1,
             threads: 1,
             player,
             seed: Some(1),
-            book: true,
+            book,
             book_spread: 0,
-        };
+        }
+    }
+
+    /// A whole 4x4 game, the person as Black against `player` at depth 3; the transcript.
+    fn play_4x4(script: impl Into<Vec<u8>>, player: PlayerKind) -> String {
+        let output = Capture::default();
+        let settings = depth_settings([true, false], 3, player, true);
         let variant = Variant::Othello {
             size: 4,
             rule: Rule::Normal,
@@ -335,17 +345,7 @@ mod tests {
     /// The moves of an 8x8 game the engine plays against itself at depth 1.
     fn watched_8x8_moves(book: bool) -> Vec<String> {
         let output = Capture::default();
-        let settings = PlaySettings {
-            humans: [false, false],
-            engine_time: None,
-            depth: Some(1),
-            hash_mb: 1,
-            threads: 1,
-            player: PlayerKind::Search,
-            seed: Some(1),
-            book,
-            book_spread: 0,
-        };
+        let settings = depth_settings([false, false], 1, PlayerKind::Search, book);
         let variant = Variant::Othello {
             size: 8,
             rule: Rule::Normal,

@@ -13,9 +13,10 @@ use std::time::{Duration, Instant};
 use super::tune::{GamePosition, replay_wthor};
 use crate::game::othello::Othello;
 use crate::game::othello::probcut::{MIN_DEPTH, PHASES, phase, shallow_depth};
-use crate::game::roles::ScoreValue;
+use crate::game::roles::{Score, ScoreValue};
 use crate::limits::Limits;
 use crate::search::Searcher;
+use crate::search::report::Report;
 use crate::search::time::TimeManager;
 use crate::stop::Stop;
 
@@ -55,6 +56,24 @@ impl Errors {
     /// Root mean square: the prediction is the shallow score itself, bias included.
     fn rms(&self) -> f64 {
         (self.squares / self.n.max(1) as f64).sqrt()
+    }
+}
+
+/// A search iteration's score, when it is an evaluation (not an exact solve).
+fn searched_score(report: &Report) -> Option<Score> {
+    match (report.exact, report.lines.first().map(|line| line.score)) {
+        (false, Some(ScoreValue::Eval { value, .. })) => Some(value),
+        _ => None,
+    }
+}
+
+/// Every 50 positions, how far a fit has come.
+fn log_progress(done: usize, total: usize, started: Instant) {
+    if done.is_multiple_of(50) {
+        log::info!(
+            "{done} of {total} positions, {:.0} s",
+            started.elapsed().as_secs_f64()
+        );
     }
 }
 
@@ -114,9 +133,7 @@ pub fn fit(
         let mut scores = vec![None; (depth + 1) as usize];
         let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
         searcher.think(&game, &limits, &time, &Stop::never(), &mut |report| {
-            if let (false, Some(ScoreValue::Eval { value, .. })) =
-                (report.exact, report.lines.first().map(|line| line.score))
-            {
+            if let Some(value) = searched_score(&report) {
                 scores[report.depth as usize] = Some(value);
             }
         });
@@ -128,14 +145,7 @@ pub fn fit(
                 errors[phase(empties)][d as usize].add((deep - shallow) as f64);
             }
         }
-        if (done + 1) % 50 == 0 {
-            log::info!(
-                "{} of {} positions, {:.0} s",
-                done + 1,
-                sample.len(),
-                started.elapsed().as_secs_f64()
-            );
-        }
+        log_progress(done + 1, sample.len(), started);
     }
     let w = |e: std::io::Error| e.to_string();
     writeln!(
@@ -210,20 +220,11 @@ pub fn fit_endgame(
         searcher.clear();
         let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
         searcher.think(&game, &limits, &time, &Stop::never(), &mut |report| {
-            if let (false, Some(ScoreValue::Eval { value, .. })) =
-                (report.exact, report.lines.first().map(|line| line.score))
-            {
+            if let Some(value) = searched_score(&report) {
                 row[report.depth as usize].add((exact - value) as f64);
             }
         });
-        if (done + 1) % 50 == 0 {
-            log::info!(
-                "{} of {} positions, {:.0} s",
-                done + 1,
-                sample.len(),
-                started.elapsed().as_secs_f64()
-            );
-        }
+        log_progress(done + 1, sample.len(), started);
     }
     let w = |e: std::io::Error| e.to_string();
     writeln!(

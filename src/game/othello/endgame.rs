@@ -99,13 +99,12 @@ const ENDGAME_SIGMA: [i32; 7] = [900, 860, 790, 730, 710, 650, 600];
 const SELECTIVE: u8 = 0x80;
 
 impl Entry {
+    /// The empties the entry saves work for, without the selective mark.
     #[inline]
     fn work(&self) -> u8 {
         self.empties & !SELECTIVE
     }
-}
 
-impl Entry {
     #[inline]
     fn data(&self) -> u64 {
         self.lower as u8 as u64
