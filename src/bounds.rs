@@ -116,6 +116,11 @@ pub fn level(text: &str) -> Result<u32, String> {
     number_in(text, 0, MAX_LEVEL as u64, "").map(|depth| depth as u32)
 }
 
+/// `arbor train --solve-empties`: 0 (off) to 30; beyond that a WTHOR game takes minutes.
+pub fn solve_empties(text: &str) -> Result<u32, String> {
+    number_in(text, 0, 30, " empties").map(|empties| empties as u32)
+}
+
 /// A perft depth, 0..=[`MAX_PERFT_DEPTH`].
 pub fn perft_depth(text: &str) -> Result<u32, String> {
     number_in(text, 0, MAX_PERFT_DEPTH as u64, "").map(|depth| depth as u32)

@@ -115,6 +115,14 @@ enum Commands {
         /// Replaces --out if it exists.
         #[arg(long)]
         force: bool,
+        /// Labels positions with this many empties or fewer by exact solves, and earlier
+        /// ones by their game's solved score there (0: by the game's final result).
+        #[arg(long, default_value_t = 0, value_parser = bounds::solve_empties)]
+        solve_empties: u32,
+        /// Threads for the solves, 1 to 256 (the labels do not depend on it); all cores by
+        /// default.
+        #[arg(long, default_value_t = bounds::available_threads(), value_parser = bounds::threads)]
+        threads: usize,
     },
     /// Runs the threat solver on Gomoku forced-win puzzles and counts those solved.
     Puzzles {
@@ -681,9 +689,22 @@ fn main() -> ExitCode {
                 arbor::cli::tune::tune(rule, wthor.as_deref(), *selfplay, *seed, &mut io::stdout())
                     .map(|_| ())
             }),
-        Some(Commands::Train { wthor, out, force }) => {
-            arbor::cli::train::train(wthor, out, *force, &mut io::stdout())
-        }
+        Some(Commands::Train {
+            wthor,
+            out,
+            force,
+            solve_empties,
+            threads,
+        }) => arbor::cli::train::train(
+            wthor,
+            arbor::cli::train::Labelling {
+                solve_empties: *solve_empties,
+                threads: *threads,
+            },
+            out,
+            *force,
+            &mut io::stdout(),
+        ),
     };
     match result {
         Err(message) => {

@@ -120,6 +120,14 @@ fn every_number_of_every_subcommand_is_checked() {
             vec!["puzzles", "x.txt", "--movetime", "1000000000001"],
             "outside 0..=1000000000000",
         ),
+        (
+            vec!["train", "--wthor", "x", "--solve-empties", "31"],
+            "31 empties is outside 0..=30",
+        ),
+        (
+            vec!["train", "--wthor", "x", "--threads", "0"],
+            "0 threads is outside 1..=256",
+        ),
         (vec!["tune", "--selfplay", "0"], "0 is outside 1..="),
         (vec!["tune", "--selfplay=-3"], not_integer),
         (vec!["tune", "--seed", "1.5"], not_integer),

@@ -7,6 +7,11 @@
 //! smooths the weights from one phase to the next. Configurations that are mirror images
 //! within one pattern share a weight, so the evaluation is the same in every orientation.
 //! One game in `HOLDOUT_EVERY` is kept apart to measure the fit and to stop it.
+//!
+//! With `solve_empties` E, the labels come from the exact solver instead: each position
+//! with E empties or fewer is labelled with its exact margin, and each earlier one with
+//! the exact margin of its game's position at E empties. Human play loses many discs in
+//! the endgame, so the final result is a noisy label for the positions before it.
 
 use std::path::Path;
 
@@ -22,13 +27,26 @@ const OVERLAP: u32 = 2;
 const RIDGE: f64 = 2.0;
 const MAX_ITERATIONS: usize = 300;
 
-/// A training position: the side to move's discs, the other side's, its label (final
-/// margin in discs from the side to move's view) and whether it is held out.
+/// A training position: the side to move's discs, the other side's, its label (final or
+/// solved margin in discs from the side to move's view), whether it is held out and who
+/// is to move.
+#[derive(Clone)]
 pub struct Sample {
     pub player: u64,
     pub opponent: u64,
     pub label: f32,
     pub holdout: bool,
+    pub black_to_move: bool,
+}
+
+/// How `arbor train` labels its positions.
+#[derive(Clone, Copy, Debug)]
+pub struct Labelling {
+    /// Positions with this many empties or fewer are solved exactly; earlier positions
+    /// take their game's solved score at this many empties. 0: the game's final result.
+    pub solve_empties: u32,
+    /// Threads that solve.
+    pub threads: usize,
 }
 
 /// For every weight index of a phase, the index of the weight it shares.
@@ -78,15 +96,16 @@ fn shared_index() -> Vec<u32> {
     shared
 }
 
-/// Trains all phases and writes the weights file; prints the held-out error per phase
-/// next to that of the hand-written evaluation.
 /// The weights file `train` writes unless told otherwise: a new file, never the shipped one.
 pub const DEFAULT_OUT: &str = "normal8-trained.bin";
 
-/// Trains and writes the weights to `out_path`. An existing file is replaced only with
-/// `replace`, and only once training has succeeded (written beside it, then renamed).
+/// Labels the WTHOR positions, trains all phases and writes the weights to `out_path`;
+/// prints the held-out error per phase next to those of the shipped weights and the
+/// hand-written evaluation. An existing file is replaced only with `replace`, and only
+/// once training has succeeded (written beside it, then renamed).
 pub fn train(
     wthor: &Path,
+    labelling: Labelling,
     out_path: &Path,
     replace: bool,
     out: &mut impl std::io::Write,
@@ -99,8 +118,10 @@ pub fn train(
         ));
     }
     let mut samples = Vec::new();
+    let mut game_starts = Vec::new();
     let mut games = 0;
     replay_wthor(wthor, |positions, diff| {
+        game_starts.push(samples.len());
         for position in positions {
             let label = if position.black_to_move { diff } else { -diff };
             samples.push(Sample {
@@ -108,11 +129,23 @@ pub fn train(
                 opponent: position.opponent,
                 label: label as f32,
                 holdout: games % HOLDOUT_EVERY == 0,
+                black_to_move: position.black_to_move,
             });
         }
         games += 1;
     })?;
     writeln!(out, "{games} games, {} positions", samples.len()).map_err(io)?;
+    if labelling.solve_empties > 0 {
+        let started = std::time::Instant::now();
+        let solved = solve_labels(&mut samples, &game_starts, labelling)?;
+        writeln!(
+            out,
+            "labelled by exact solves from {} empties: {solved} solves in {:.0} s",
+            labelling.solve_empties,
+            started.elapsed().as_secs_f64()
+        )
+        .map_err(io)?;
+    }
     let held_out = samples.iter().filter(|sample| sample.holdout).count();
     if held_out == 0 || held_out == samples.len() {
         return Err(format!(
@@ -134,6 +167,102 @@ pub fn train(
         })?;
     writeln!(out, "wrote {}", out_path.display()).map_err(io)?;
     Ok(())
+}
+
+/// Relabels the games (each starting at its index in `game_starts`) by exact solves, as
+/// the module's header describes, on `labelling.threads` threads; returns the number of
+/// positions solved, or why a solver could not be had. A game that ends before
+/// `solve_empties` keeps its result.
+pub fn solve_labels(
+    samples: &mut [Sample],
+    game_starts: &[usize],
+    labelling: Labelling,
+) -> Result<usize, String> {
+    use crate::game::othello::Rule;
+    use crate::game::othello::endgame::Solver;
+    use crate::stop::Stop;
+
+    let threads = labelling.threads.max(1);
+    let mut ranges: Vec<std::ops::Range<usize>> = game_starts
+        .iter()
+        .zip(game_starts.iter().skip(1).chain([&samples.len()]))
+        .map(|(&start, &end)| start..end)
+        .collect();
+    // Contiguous shares of about equal size, so each thread owns its slice.
+    let share = samples.len().div_ceil(threads).max(1);
+    let mut slices = Vec::new();
+    let mut rest: &mut [Sample] = samples;
+    let mut offset = 0;
+    while !ranges.is_empty() {
+        let take = ranges
+            .iter()
+            .position(|range| range.end - offset >= share)
+            .map_or(ranges.len(), |k| k + 1);
+        let mine: Vec<_> = ranges.drain(..take).collect();
+        let end = mine.last().map_or(offset, |range| range.end);
+        let (slice, tail) = rest.split_at_mut(end - offset);
+        slices.push((slice, mine, offset));
+        rest = tail;
+        offset = end;
+    }
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let total = game_starts.len();
+    let started = std::time::Instant::now();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = slices
+            .into_iter()
+            .map(|(slice, games, offset)| {
+                let done = &done;
+                scope.spawn(move || {
+                    let mut solver = Solver::try_new(32 << 20)?;
+                    let mut solved = 0;
+                    for range in games {
+                        let game = &mut slice[range.start - offset..range.end - offset];
+                        let first = game.iter().position(|sample| {
+                            64 - (sample.player | sample.opponent).count_ones()
+                                <= labelling.solve_empties
+                        });
+                        if let Some(first) = first {
+                            for sample in &mut game[first..] {
+                                let solution = solver
+                                    .solve(
+                                        sample.player,
+                                        sample.opponent,
+                                        !0,
+                                        Rule::Normal,
+                                        &Stop::never(),
+                                    )
+                                    .expect("a solve without a stop finishes");
+                                sample.label = solution.score as f32;
+                                solved += 1;
+                            }
+                            let (anchor, anchor_black) =
+                                (game[first].label, game[first].black_to_move);
+                            for sample in &mut game[..first] {
+                                sample.label = if sample.black_to_move == anchor_black {
+                                    anchor
+                                } else {
+                                    -anchor
+                                };
+                            }
+                        }
+                        let finished = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                        if finished.is_multiple_of(5000) {
+                            log::info!(
+                                "{finished} of {total} games labelled, {:.0} s",
+                                started.elapsed().as_secs_f64()
+                            );
+                        }
+                    }
+                    Ok(solved)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| handle.join().expect("labelling thread"))
+            .sum::<Result<usize, String>>()
+    })
 }
 
 /// Fits every phase on `samples`: the weights file's contents and a report per phase.
@@ -190,7 +319,7 @@ fn train_phase(samples: &[Sample], shared: &[u32], phase: usize) -> (Vec<f64>, S
     let mut labels: Vec<f64> = Vec::new();
     let mut held_rows: Vec<u32> = Vec::new();
     let mut held_labels: Vec<f64> = Vec::new();
-    let mut hand_error = 0.0;
+    let (mut hand_error, mut shipped_error) = (0.0, 0.0);
     let mut indices = vec![0u32; layout.instances.len()];
     for sample in samples {
         let (target_rows, target_labels) = if sample.holdout {
@@ -199,6 +328,8 @@ fn train_phase(samples: &[Sample], shared: &[u32], phase: usize) -> (Vec<f64>, S
             }
             let hand = disc_features(sample.player, sample.opponent, !0).score(&NORMAL);
             hand_error += (hand as f64 / 100.0 - sample.label as f64).powi(2);
+            let shipped = pattern::evaluate(sample.player, sample.opponent);
+            shipped_error += (shipped as f64 / 100.0 - sample.label as f64).powi(2);
             (&mut held_rows, &mut held_labels)
         } else {
             if !in_band(sample, OVERLAP) {
@@ -282,12 +413,14 @@ fn train_phase(samples: &[Sample], shared: &[u32], phase: usize) -> (Vec<f64>, S
             }
         }
     }
+    let held = held_labels.len().max(1) as f64;
     let report = format!(
         "phase {phase} ({low}-{high} empties): {} positions, held-out RMS error {:.2} discs \
-         (hand-written evaluation {:.2})",
+         (shipped weights {:.2}, hand-written evaluation {:.2})",
         labels.len(),
         best_error,
-        (hand_error / held_labels.len().max(1) as f64).sqrt()
+        (shipped_error / held).sqrt(),
+        (hand_error / held).sqrt()
     );
     (best, report)
 }
@@ -300,6 +433,93 @@ mod tests {
     use crate::game::{Game, Move};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
+
+    /// The exact margin by plain negamax (empties to the winner), independent of the solver.
+    fn negamax(game: &mut Othello) -> i32 {
+        let mut moves = Vec::new();
+        game.generate_moves(&mut moves);
+        if moves.is_empty() {
+            let diff = game.immediate_score(game.side_to_move());
+            return diff + diff.signum() * game.empties().count_ones() as i32;
+        }
+        moves
+            .into_iter()
+            .map(|mv| {
+                let undo = game.make(mv);
+                let score = -negamax(game);
+                game.unmake(mv, undo);
+                score
+            })
+            .max()
+            .unwrap()
+    }
+
+    #[test]
+    fn solved_labels_are_exact_and_carried_back_to_earlier_positions() {
+        const SOLVE_EMPTIES: u32 = 7;
+        let mut rng = StdRng::seed_from_u64(5);
+        let mut moves: Vec<Move> = Vec::new();
+        let (mut samples, mut starts) = (Vec::new(), Vec::new());
+        for _ in 0..40 {
+            starts.push(samples.len());
+            let mut game = Othello::standard();
+            loop {
+                game.generate_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                if moves[0] != Move::PASS {
+                    samples.push(Sample {
+                        player: game.player(),
+                        opponent: game.opponent(),
+                        label: 100.0,
+                        holdout: false,
+                        black_to_move: game.side_to_move() == crate::game::Side::Black,
+                    });
+                }
+                game.make(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        let mut labelled = samples.clone();
+        let labelling = Labelling {
+            solve_empties: SOLVE_EMPTIES,
+            threads: 1,
+        };
+        let solved = solve_labels(&mut labelled, &starts, labelling).unwrap();
+        let mut by_three = samples.clone();
+        let threads = Labelling {
+            threads: 3,
+            ..labelling
+        };
+        assert_eq!(solve_labels(&mut by_three, &starts, threads), Ok(solved));
+        let (mut exact, mut carried) = (0, 0);
+        for (k, &start) in starts.iter().enumerate() {
+            let end = starts.get(k + 1).copied().unwrap_or(samples.len());
+            let game = &labelled[start..end];
+            let empties = |s: &Sample| 64 - (s.player | s.opponent).count_ones();
+            let first = game
+                .iter()
+                .position(|s| empties(s) <= SOLVE_EMPTIES)
+                .unwrap();
+            for (sample, three) in game.iter().zip(&by_three[start..end]) {
+                assert_eq!(sample.label, three.label);
+            }
+            for sample in &game[first..] {
+                let mut position =
+                    Othello::from_sides(sample.player, sample.opponent, sample.black_to_move);
+                assert_eq!(sample.label, negamax(&mut position) as f32);
+                exact += 1;
+            }
+            for sample in &game[..first] {
+                let same_side = sample.black_to_move == game[first].black_to_move;
+                let anchor = game[first].label;
+                assert_eq!(sample.label, if same_side { anchor } else { -anchor });
+                carried += 1;
+            }
+        }
+        assert_eq!(solved, exact);
+        assert!(exact >= 40 * SOLVE_EMPTIES as usize - 40 && carried > 40 * 40);
+    }
 
     /// The disc difference is a sum over squares, so the patterns can express it: the fit
     /// must find it on held-out positions of random games, in every phase.
@@ -321,6 +541,7 @@ mod tests {
                     opponent,
                     label: player.count_ones() as f32 - opponent.count_ones() as f32,
                     holdout: game_index % 10 == 0,
+                    black_to_move: game.side_to_move() == crate::game::Side::Black,
                 });
                 game.make(moves[rng.random_range(0..moves.len())]);
             }
