@@ -170,83 +170,41 @@ pub fn train(
 }
 
 /// Relabels the games (each starting at its index in `game_starts`) by exact solves, as
-/// the module's header describes, on `labelling.threads` threads; returns the number of
-/// positions solved, or why a solver could not be had. A game that ends before
-/// `solve_empties` keeps its result.
+/// the module's header describes, on `labelling.threads` threads that take the games in
+/// turn; returns the number of positions solved, or why a solver could not be had.
 pub fn solve_labels(
     samples: &mut [Sample],
     game_starts: &[usize],
     labelling: Labelling,
 ) -> Result<usize, String> {
-    use crate::game::othello::Rule;
     use crate::game::othello::endgame::Solver;
-    use crate::stop::Stop;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
-    let threads = labelling.threads.max(1);
-    let mut ranges: Vec<std::ops::Range<usize>> = game_starts
-        .iter()
-        .zip(game_starts.iter().skip(1).chain([&samples.len()]))
-        .map(|(&start, &end)| start..end)
-        .collect();
-    // Contiguous shares of about equal size, so each thread owns its slice.
-    let share = samples.len().div_ceil(threads).max(1);
-    let mut slices = Vec::new();
-    let mut rest: &mut [Sample] = samples;
-    let mut offset = 0;
-    while !ranges.is_empty() {
-        let take = ranges
-            .iter()
-            .position(|range| range.end - offset >= share)
-            .map_or(ranges.len(), |k| k + 1);
-        let mine: Vec<_> = ranges.drain(..take).collect();
-        let end = mine.last().map_or(offset, |range| range.end);
-        let (slice, tail) = rest.split_at_mut(end - offset);
-        slices.push((slice, mine, offset));
+    let mut games: Vec<&mut [Sample]> = Vec::with_capacity(game_starts.len());
+    let ends = game_starts.iter().skip(1).copied().chain([samples.len()]);
+    let mut rest = &mut samples[game_starts.first().copied().unwrap_or(0)..];
+    for (&start, end) in game_starts.iter().zip(ends) {
+        let (game, tail) = std::mem::take(&mut rest).split_at_mut(end - start);
+        games.push(game);
         rest = tail;
-        offset = end;
     }
-    let done = std::sync::atomic::AtomicUsize::new(0);
-    let total = game_starts.len();
+    let total = games.len();
+    let queue = std::sync::Mutex::new(games.into_iter());
+    let done = AtomicUsize::new(0);
     let started = std::time::Instant::now();
     std::thread::scope(|scope| {
-        let handles: Vec<_> = slices
-            .into_iter()
-            .map(|(slice, games, offset)| {
-                let done = &done;
+        let handles: Vec<_> = (0..labelling.threads.max(1))
+            .map(|_| {
+                let (queue, done) = (&queue, &done);
                 scope.spawn(move || {
                     let mut solver = Solver::try_new(32 << 20)?;
                     let mut solved = 0;
-                    for range in games {
-                        let game = &mut slice[range.start - offset..range.end - offset];
-                        let first = game.iter().position(|sample| {
-                            64 - (sample.player | sample.opponent).count_ones()
-                                <= labelling.solve_empties
-                        });
-                        if let Some(first) = first {
-                            for sample in &mut game[first..] {
-                                let solution = solver
-                                    .solve(
-                                        sample.player,
-                                        sample.opponent,
-                                        !0,
-                                        Rule::Normal,
-                                        &Stop::never(),
-                                    )
-                                    .expect("a solve without a stop finishes");
-                                sample.label = solution.score as f32;
-                                solved += 1;
-                            }
-                            let (anchor, anchor_black) =
-                                (game[first].label, game[first].black_to_move);
-                            for sample in &mut game[..first] {
-                                sample.label = if sample.black_to_move == anchor_black {
-                                    anchor
-                                } else {
-                                    -anchor
-                                };
-                            }
-                        }
-                        let finished = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    loop {
+                        // The lock is released before the game is solved.
+                        let next = queue.lock().expect("labelling queue").next();
+                        let Some(game) = next else { break };
+                        solved += label_game(&mut solver, game, labelling.solve_empties);
+                        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
                         if finished.is_multiple_of(5000) {
                             log::info!(
                                 "{finished} of {total} games labelled, {:.0} s",
@@ -263,6 +221,46 @@ pub fn solve_labels(
             .map(|handle| handle.join().expect("labelling thread"))
             .sum::<Result<usize, String>>()
     })
+}
+
+/// Labels one game's positions from `solve_empties` empties on by their exact margins,
+/// and the earlier ones by the first of those; returns the number solved. A game that
+/// ends before `solve_empties` keeps its result.
+fn label_game(
+    solver: &mut crate::game::othello::endgame::Solver,
+    game: &mut [Sample],
+    solve_empties: u32,
+) -> usize {
+    use crate::game::othello::Rule;
+    use crate::stop::Stop;
+
+    let Some(first) = game
+        .iter()
+        .position(|sample| 64 - (sample.player | sample.opponent).count_ones() <= solve_empties)
+    else {
+        return 0;
+    };
+    for sample in &mut game[first..] {
+        let solution = solver
+            .solve(
+                sample.player,
+                sample.opponent,
+                !0,
+                Rule::Normal,
+                &Stop::never(),
+            )
+            .expect("a solve without a stop finishes");
+        sample.label = solution.score as f32;
+    }
+    let (anchor, anchor_black) = (game[first].label, game[first].black_to_move);
+    for sample in &mut game[..first] {
+        sample.label = if sample.black_to_move == anchor_black {
+            anchor
+        } else {
+            -anchor
+        };
+    }
+    game.len() - first
 }
 
 /// Fits every phase on `samples`: the weights file's contents and a report per phase.
