@@ -14,11 +14,15 @@
 //! the endgame, so the final result is a noisy label for the positions before it.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::game::othello::Rule;
 use crate::game::othello::bitboard::square_bit;
+use crate::game::othello::endgame::Solver;
 use crate::game::othello::eval::{NORMAL, disc_features};
 use crate::game::othello::pattern::{self, LAYOUT, PHASE_EMPTIES, PHASES};
 use crate::game::othello::symmetry::Symmetry;
+use crate::stop::Stop;
 
 use super::tune::replay_wthor;
 
@@ -37,6 +41,12 @@ pub struct Sample {
     pub label: f32,
     pub holdout: bool,
     pub black_to_move: bool,
+}
+
+impl Sample {
+    fn empties(&self) -> u32 {
+        64 - (self.player | self.opponent).count_ones()
+    }
 }
 
 /// How `arbor train` labels its positions.
@@ -177,9 +187,6 @@ pub fn solve_labels(
     game_starts: &[usize],
     labelling: Labelling,
 ) -> Result<usize, String> {
-    use crate::game::othello::endgame::Solver;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-
     let mut games: Vec<&mut [Sample]> = Vec::with_capacity(game_starts.len());
     let ends = game_starts.iter().skip(1).copied().chain([samples.len()]);
     let mut rest = &mut samples[game_starts.first().copied().unwrap_or(0)..];
@@ -226,17 +233,10 @@ pub fn solve_labels(
 /// Labels one game's positions from `solve_empties` empties on by their exact margins,
 /// and the earlier ones by the first of those; returns the number solved. A game that
 /// ends before `solve_empties` keeps its result.
-fn label_game(
-    solver: &mut crate::game::othello::endgame::Solver,
-    game: &mut [Sample],
-    solve_empties: u32,
-) -> usize {
-    use crate::game::othello::Rule;
-    use crate::stop::Stop;
-
+fn label_game(solver: &mut Solver, game: &mut [Sample], solve_empties: u32) -> usize {
     let Some(first) = game
         .iter()
-        .position(|sample| 64 - (sample.player | sample.opponent).count_ones() <= solve_empties)
+        .position(|sample| sample.empties() <= solve_empties)
     else {
         return 0;
     };
@@ -310,7 +310,7 @@ fn train_phase(samples: &[Sample], shared: &[u32], phase: usize) -> (Vec<f64>, S
     let low = phase as u32 * PHASE_EMPTIES;
     let high = (low + PHASE_EMPTIES - 1).min(60);
     let in_band = |sample: &Sample, margin: u32| {
-        let empties = 64 - (sample.player | sample.opponent).count_ones();
+        let empties = sample.empties();
         empties + margin >= low && empties <= high + margin
     };
     let mut rows: Vec<u32> = Vec::new();
@@ -494,10 +494,9 @@ mod tests {
         for (k, &start) in starts.iter().enumerate() {
             let end = starts.get(k + 1).copied().unwrap_or(samples.len());
             let game = &labelled[start..end];
-            let empties = |s: &Sample| 64 - (s.player | s.opponent).count_ones();
             let first = game
                 .iter()
-                .position(|s| empties(s) <= SOLVE_EMPTIES)
+                .position(|s| s.empties() <= SOLVE_EMPTIES)
                 .unwrap();
             for (sample, three) in game.iter().zip(&by_three[start..end]) {
                 assert_eq!(sample.label, three.label);
