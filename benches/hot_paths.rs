@@ -1,5 +1,5 @@
 //! Micro-benchmarks of the hot paths: Othello move generation, flips and pattern
-//! evaluation, Gomoku make/unmake, transposition table probe/store.
+//! evaluation (from scratch, and kept by make/unmake), Gomoku make/unmake, transposition table probe/store.
 //! Run: `cargo bench --bench hot_paths`.
 
 use std::hint::black_box;
@@ -12,8 +12,8 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-/// (player, opponent) at every ply of a few seeded random 8x8 games.
-fn othello_positions() -> Vec<(u64, u64)> {
+/// Every ply of a few seeded random 8x8 games.
+fn othello_games() -> Vec<Othello> {
     let mut rng = StdRng::seed_from_u64(1);
     let mut moves = Vec::new();
     let mut positions = Vec::new();
@@ -24,7 +24,7 @@ fn othello_positions() -> Vec<(u64, u64)> {
             if moves.is_empty() {
                 break;
             }
-            positions.push((game.player(), game.opponent()));
+            positions.push(game.clone());
             game.make(moves[rng.random_range(0..moves.len())]);
         }
     }
@@ -38,7 +38,8 @@ fn evaluate_all(positions: &[(u64, u64)], evaluate: impl Fn(u64, u64) -> i32) ->
 }
 
 fn othello(c: &mut Criterion) {
-    let positions = othello_positions();
+    let games = othello_games();
+    let positions: Vec<(u64, u64)> = games.iter().map(|g| (g.player(), g.opponent())).collect();
     let mut group = c.benchmark_group("othello");
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function("legal_moves", |b| {
@@ -80,6 +81,39 @@ fn othello(c: &mut Criterion) {
             })
         });
     }
+
+    // Every legal move's child evaluated: by make, the kept features and unmake, as the
+    // search does, and from scratch on the child's bitboards.
+    let children: Vec<(Othello, Move)> = games
+        .iter()
+        .flat_map(|game| {
+            bitboard::Squares(game.move_mask())
+                .map(|square| (game.clone(), Move::new(square as u16)))
+        })
+        .collect();
+    group.throughput(Throughput::Elements(children.len() as u64));
+    group.bench_function("child_incremental", |b| {
+        let mut children = children.clone();
+        b.iter(|| {
+            children.iter_mut().fold(0, |acc, (game, mv)| {
+                let undo = game.make(black_box(*mv));
+                let value = game.pattern_evaluation().unwrap_or_default();
+                game.unmake(*mv, undo);
+                acc ^ value
+            })
+        })
+    });
+    group.bench_function("child_scratch", |b| {
+        b.iter(|| {
+            children.iter().fold(0, |acc, (game, mv)| {
+                let square = black_box(mv.square());
+                let flipped = bitboard::flips(square, game.player(), game.opponent());
+                let child_player = game.opponent() ^ flipped;
+                let child_opponent = game.player() | flipped | bitboard::square_bit(square);
+                acc ^ pattern::evaluate(child_player, child_opponent)
+            })
+        })
+    });
     group.finish();
 }
 

@@ -166,7 +166,9 @@ pub fn weights(rule: Rule) -> &'static Weights {
 /// The engine's evaluation: the trained patterns on 8x8 under the normal rule, the
 /// hand-written features elsewhere (no games to train misère or small boards on).
 pub fn evaluate(game: &Othello) -> i32 {
-    evaluate_discs(game.player(), game.opponent(), game.board(), game.rule())
+    game.pattern_evaluation().unwrap_or_else(|| {
+        disc_features(game.player(), game.opponent(), game.board()).score(weights(game.rule()))
+    })
 }
 
 /// `evaluate` on bare bitboards (`player` to move).

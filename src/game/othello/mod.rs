@@ -16,6 +16,7 @@ use std::fmt::Write as _;
 use std::str::FromStr;
 
 use self::bitboard::{Squares, flips, legal_moves, square_bit};
+use self::pattern::Features;
 use super::notation::{self, Point};
 use super::{Game, GameError, Move, Outcome, Side};
 use crate::text::quote;
@@ -65,13 +66,19 @@ pub struct Othello {
     size: u8,
     rule: Rule,
     hash: u64,
+    /// Whether the pattern evaluation applies (8x8, normal rule): only then are
+    /// `features` kept.
+    patterned: bool,
+    features: Features,
 }
 
-/// What `unmake` needs: the flipped discs and the hash before the move.
+/// What `unmake` needs: the flipped discs, and the hash and pattern features before the
+/// move (copied back whole: cheaper than undoing the features' update).
 #[derive(Clone, Copy, Debug)]
 pub struct OthelloUndo {
     flipped: u64,
     hash: u64,
+    features: Features,
 }
 
 impl Othello {
@@ -108,6 +115,7 @@ impl Othello {
             Side::Black => (black, white),
             Side::White => (white, black),
         };
+        let patterned = size == 8 && rule == Rule::Normal;
         Othello {
             player,
             opponent,
@@ -116,11 +124,27 @@ impl Othello {
             size: size as u8,
             rule,
             hash: zobrist::full_hash(black, white, side),
+            patterned,
+            features: if patterned {
+                Features::new(black, white)
+            } else {
+                Features::default()
+            },
         }
     }
 
     pub fn rule(&self) -> Rule {
         self.rule
+    }
+
+    /// The pattern evaluation kept up to date move by move; `None` where it does not
+    /// apply (boards other than 8x8, the misère rule).
+    #[inline]
+    pub fn pattern_evaluation(&self) -> Option<i32> {
+        self.patterned.then(|| {
+            let empties = 64 - (self.player | self.opponent).count_ones();
+            self.features.evaluate(self.side == Side::Black, empties)
+        })
     }
 
     /// Discs of the side to move.
@@ -242,6 +266,7 @@ impl Game for Othello {
         let undo = OthelloUndo {
             flipped: 0,
             hash: self.hash,
+            features: self.features,
         };
         if mv.is_pass() {
             self.hash ^= zobrist::SIDE;
@@ -250,6 +275,10 @@ impl Game for Othello {
             let flipped = flips(square, self.player, self.opponent);
             self.hash ^=
                 zobrist::placed(self.side, square) ^ zobrist::flipped(flipped) ^ zobrist::SIDE;
+            if self.patterned {
+                self.features
+                    .play(self.side == Side::Black, square, flipped);
+            }
             let player = self.player | flipped | square_bit(square);
             self.player = self.opponent ^ flipped;
             self.opponent = player;
@@ -272,6 +301,7 @@ impl Game for Othello {
         }
         self.side = self.side.opponent();
         self.hash = undo.hash;
+        self.features = undo.features;
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -464,6 +494,63 @@ mod tests {
             game.unmake(mv, undo);
         }
         assert_eq!(game, start);
+    }
+
+    /// The pattern features kept by make and unmake give the evaluation from scratch,
+    /// through random games that go forward and back, passes included.
+    #[test]
+    fn incremental_and_scratch_evaluations_agree() {
+        use rand::{Rng, SeedableRng, rngs::StdRng};
+        let check = |game: &Othello| {
+            let (black, white) = (game.discs(Side::Black), game.discs(Side::White));
+            assert_eq!(
+                game.features,
+                Features::new(black, white),
+                "{}",
+                game.to_board_string()
+            );
+            assert_eq!(
+                game.pattern_evaluation(),
+                Some(pattern::evaluate(game.player(), game.opponent())),
+                "{}",
+                game.to_board_string()
+            );
+        };
+        let mut rng = StdRng::seed_from_u64(17);
+        let mut moves = Vec::new();
+        let mut passes = 0;
+        for _ in 0..200 {
+            let mut game = Othello::standard();
+            let mut played: Vec<(Move, OthelloUndo)> = Vec::new();
+            check(&game);
+            loop {
+                game.generate_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                // One step in four goes back (and then forward again).
+                if !played.is_empty() && rng.random_range(0..4) == 0 {
+                    let (mv, undo) = played.pop().unwrap();
+                    game.unmake(mv, undo);
+                    check(&game);
+                    continue;
+                }
+                let mv = moves[rng.random_range(0..moves.len())];
+                passes += mv.is_pass() as u32;
+                played.push((mv, game.make(mv)));
+                check(&game);
+            }
+            while let Some((mv, undo)) = played.pop() {
+                game.unmake(mv, undo);
+                check(&game);
+            }
+            assert_eq!(game, Othello::standard());
+        }
+        assert!(passes > 0, "no pass was played");
+        // Only 8x8 under the normal rule has trained patterns.
+        for (size, rule) in [(8, Rule::Misere), (6, Rule::Normal)] {
+            assert_eq!(Othello::new(size, rule).unwrap().pattern_evaluation(), None);
+        }
     }
 
     #[test]

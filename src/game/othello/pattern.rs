@@ -6,7 +6,7 @@
 
 use std::sync::LazyLock;
 
-use super::bitboard::square_bit;
+use super::bitboard::{Squares, square_bit};
 use super::symmetry::Symmetry;
 
 /// Squares of each pattern in one orientation (a1 = 0, b1 = 1, ..., h8 = 63); the other
@@ -140,6 +140,132 @@ impl Layout {
 
     pub fn bias_index(&self) -> usize {
         self.phase_len - 1
+    }
+}
+
+/// Pattern placements on the board.
+pub const INSTANCES: usize = 46;
+
+/// Every placement's configuration, kept up to date by the game's make and unmake: base
+/// 3 as [`Instance::index`] but with 1 for Black's discs and 2 for White's, the board's
+/// view rather than the mover's, so a move changes only the placements of the squares it
+/// fills or flips.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features([u16; LANES]);
+
+/// [`INSTANCES`] rounded up to whole 128-bit vectors of u16.
+const LANES: usize = 48;
+
+/// What [`Features`] needs at run time: per square, the placements holding it and that
+/// square's power of 3 in each; per placement, where its weights start; the shipped
+/// weights as seen by each side to move.
+struct Incremental {
+    /// Per square, its power of 3 in every placement holding it (0 elsewhere).
+    powers: [[u16; LANES]; 64],
+    offsets: [u32; INSTANCES],
+    /// Black to move reads `views[0]` (the shipped weights), White `views[1]` (each
+    /// configuration's weight under its colour-swapped index).
+    views: [Vec<i16>; 2],
+}
+
+static INCREMENTAL: LazyLock<Incremental> = LazyLock::new(|| {
+    let layout = &*LAYOUT;
+    assert_eq!(layout.instances.len(), INSTANCES);
+    let mut powers = [[0u16; LANES]; 64];
+    let mut offsets = [0u32; INSTANCES];
+    for (index, instance) in layout.instances.iter().enumerate() {
+        offsets[index] = instance.offset;
+        let len = instance.len as usize;
+        for (k, &square) in instance.squares[..len].iter().enumerate() {
+            powers[square as usize][index] = 3u16.pow((len - 1 - k) as u32);
+        }
+    }
+    // Each shape's block of weights, once (its placements share it).
+    let mut blocks: Vec<(usize, u32)> = layout
+        .instances
+        .iter()
+        .map(|i| (i.offset as usize, 3u32.pow(i.len as u32)))
+        .collect();
+    blocks.dedup();
+    let mut swapped = WEIGHTS.clone();
+    for phase in 0..PHASES {
+        let base = phase * layout.phase_len;
+        for &(offset, configurations) in &blocks {
+            for index in 0..configurations as usize {
+                swapped[base + offset + index] = WEIGHTS[base + offset + swap_colours(index)];
+            }
+        }
+    }
+    Incremental {
+        powers,
+        offsets,
+        views: [WEIGHTS.clone(), swapped],
+    }
+});
+
+/// A configuration index with every 1 digit made 2 and every 2 made 1.
+fn swap_colours(mut index: usize) -> usize {
+    let (mut swapped, mut power) = (0, 1);
+    while index > 0 {
+        swapped += [0, 2, 1][index % 3] * power;
+        index /= 3;
+        power *= 3;
+    }
+    swapped
+}
+
+impl Default for Features {
+    fn default() -> Features {
+        Features([0; LANES])
+    }
+}
+
+impl Features {
+    pub fn new(black: u64, white: u64) -> Features {
+        let layout = &*LAYOUT;
+        let mut features = Features::default();
+        for (slot, instance) in features.0.iter_mut().zip(&layout.instances) {
+            *slot = (instance.index(black, white) - instance.offset) as u16;
+        }
+        features
+    }
+
+    /// Black (`black` true) or White fills `square` and turns `flipped`: whole vectors
+    /// of powers added, as Egaroucid does, rather than placement by placement.
+    #[inline]
+    pub fn play(&mut self, black: bool, square: usize, flipped: u64) {
+        let powers = &INCREMENTAL.powers;
+        let mut turned = [0u16; LANES];
+        for square in Squares(flipped) {
+            for (sum, power) in turned.iter_mut().zip(&powers[square]) {
+                *sum = sum.wrapping_add(*power);
+            }
+        }
+        // Filled: 0 -> 1 (Black) or 2 (White). Turned: 2 -> 1 or 1 -> 2. Wrapping: the
+        // steps may leave an i16, every result fits a u16.
+        let filled = &powers[square];
+        for ((slot, fill), turn) in self.0.iter_mut().zip(filled).zip(&turned) {
+            *slot = if black {
+                slot.wrapping_add(*fill).wrapping_sub(*turn)
+            } else {
+                slot.wrapping_add(fill.wrapping_mul(2)).wrapping_add(*turn)
+            };
+        }
+    }
+
+    /// The shipped evaluation of this board with `empties` empty squares, Black or
+    /// White to move: the same value as [`evaluate`] from the mover's discs.
+    #[inline]
+    pub fn evaluate(&self, black_to_move: bool, empties: u32) -> i32 {
+        let table = &*INCREMENTAL;
+        let layout = &*LAYOUT;
+        let base = phase(empties) * layout.phase_len;
+        let weights = &table.views[!black_to_move as usize][base..base + layout.phase_len];
+        let mut total = weights[layout.bias_index()] as i32;
+        for (&offset, &index) in table.offsets.iter().zip(&self.0) {
+            total += weights[(offset + index as u32) as usize] as i32;
+        }
+        total
     }
 }
 
