@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::Rule;
 use super::bitboard::{ADJACENT, Squares, flips, legal_moves, neighbours, square_bit};
 use super::eval::evaluate_discs;
+use super::pattern::Features;
 use super::stability::stable_discs;
 use super::symmetry::{distinct_moves, stabilizer};
 use crate::memory::{Zeroable, ZeroedTable};
@@ -218,6 +219,8 @@ struct Setup {
     order: OrderWeights,
     misere: bool,
     rule: Rule,
+    /// Whether the trained patterns evaluate (8x8, normal rule).
+    patterned: bool,
     /// ProbCut's confidence in hundredths of a standard error; 0 for an exact solve.
     selectivity: i32,
 }
@@ -235,6 +238,7 @@ impl Setup {
             order: OrderWeights::of(size, rule),
             misere: rule == Rule::Misere,
             rule,
+            patterned: board == !0 && rule == Rule::Normal,
             selectivity: 0,
         }
     }
@@ -243,6 +247,70 @@ impl Setup {
     fn terminal(&self, player: u64, opponent: u64) -> i32 {
         let margin = final_margin(player, opponent, self.squares);
         if self.misere { -margin } else { margin }
+    }
+}
+
+/// A position as the move ordering evaluates it: its discs and, under the trained
+/// patterns, their features, so that a child's evaluation updates its parent's features
+/// instead of starting from scratch. The features count `first`'s discs as digit 1: the
+/// side to move where the position was made from scratch.
+#[derive(Clone, Copy)]
+struct Evaluated {
+    player: u64,
+    opponent: u64,
+    features: Features,
+    first_to_move: bool,
+}
+
+impl Evaluated {
+    #[inline]
+    fn new(setup: &Setup, player: u64, opponent: u64) -> Evaluated {
+        Evaluated {
+            player,
+            opponent,
+            features: if setup.patterned {
+                Features::new(player, opponent)
+            } else {
+                Features::default()
+            },
+            first_to_move: true,
+        }
+    }
+
+    /// After the side to move fills `square` and turns `flipped`.
+    #[inline]
+    fn child(&self, setup: &Setup, square: usize, flipped: u64) -> Evaluated {
+        let mut features = self.features;
+        if setup.patterned {
+            features.play(self.first_to_move, square, flipped);
+        }
+        Evaluated {
+            player: self.opponent ^ flipped,
+            opponent: self.player | flipped | square_bit(square),
+            features,
+            first_to_move: !self.first_to_move,
+        }
+    }
+
+    #[inline]
+    fn pass(&self) -> Evaluated {
+        Evaluated {
+            player: self.opponent,
+            opponent: self.player,
+            first_to_move: !self.first_to_move,
+            ..*self
+        }
+    }
+
+    /// The evaluation from the side to move's view, in centi-discs.
+    #[inline]
+    fn value(&self, setup: &Setup) -> i32 {
+        if setup.patterned {
+            let empties = 64 - (self.player | self.opponent).count_ones();
+            self.features.evaluate(self.first_to_move, empties)
+        } else {
+            evaluate_discs(self.player, self.opponent, setup.board, setup.rule)
+        }
     }
 }
 
@@ -851,9 +919,9 @@ impl Context<'_, $isa> {
         beta: i32,
     ) -> bool {
         let threshold = 100 * beta + EXPECTED_CUT_MARGIN;
+        let evaluated = Evaluated::new(&self.setup, player, opponent);
         moves.iter().any(|&(_, square, flipped)| {
-            let bit = square_bit(square as usize);
-            -self.evaluate(opponent ^ flipped, player | flipped | bit) >= threshold
+            -evaluated.child(&self.setup, square as usize, flipped).value(&self.setup) >= threshold
         })
     }
 
@@ -1038,6 +1106,8 @@ impl Context<'_, $isa> {
         let board = self.setup.board;
         let empty = board & !(player | opponent);
         let odd_quadrants = self.odd_quadrants(empty);
+        let evaluated = (empties >= EVAL_ORDER_MIN_EMPTIES)
+            .then(|| Evaluated::new(&self.setup, player, opponent));
         let discs = self.setup.squares - empties as i32;
         let moves = if discs <= self.setup.symmetry_max_discs {
             let size = self.setup.size;
@@ -1060,14 +1130,15 @@ impl Context<'_, $isa> {
                     - order.corner_reply * (replies & corners).count_ones() as i32
                     + order.corner_taken * (bit & corners != 0) as i32
                     - 4 * potential;
-                if empties >= EVAL_ORDER_MIN_EMPTIES {
+                if let Some(evaluated) = &evaluated {
                     // High in the tree the evaluation of the reply position adds to it:
                     // 27% fewer nodes on FFO #40-#44. Higher still, a 2-ply search of it
                     // (pattern evaluation only): 15% fewer again.
+                    let child = evaluated.child(&self.setup, square, flipped);
                     let value = if order.shallow && empties >= SHALLOW_ORDER_MIN_EMPTIES {
-                        self.shallow(child_player, child_opponent, 2, -EVAL_BOUND, EVAL_BOUND)
+                        self.shallow(&child, 2, -EVAL_BOUND, EVAL_BOUND)
                     } else {
-                        self.evaluate(child_player, child_opponent)
+                        child.value(&self.setup)
                     };
                     key -= value / order.eval_divisor;
                 }
@@ -1091,12 +1162,6 @@ impl Context<'_, $isa> {
         list
     }
 
-    #[inline]
-    $(#[$feature])?
-    fn evaluate(&self, player: u64, opponent: u64) -> i32 {
-        evaluate_discs(player, opponent, self.setup.board, self.setup.rule)
-    }
-
     /// Whether this search may take the entry's bounds (an exact search takes no
     /// selective search's).
     #[inline]
@@ -1118,15 +1183,16 @@ impl Context<'_, $isa> {
         let depth = selective_depth(empties);
         let margin = endgame_sigma(depth) * self.setup.selectivity / 100;
         let squares = self.setup.squares;
+        let evaluated = Evaluated::new(&self.setup, player, opponent);
         if beta < squares {
             let bound = beta * 100 + margin;
-            if self.shallow(player, opponent, depth, bound - 1, bound) >= bound {
+            if self.shallow(&evaluated, depth, bound - 1, bound) >= bound {
                 return Some(beta);
             }
         }
         if alpha > -squares {
             let bound = alpha * 100 - margin;
-            if self.shallow(player, opponent, depth, bound, bound + 1) <= bound {
+            if self.shallow(&evaluated, depth, bound, bound + 1) <= bound {
                 return Some(alpha);
             }
         }
@@ -1135,28 +1201,24 @@ impl Context<'_, $isa> {
 
     /// Alpha-beta on the evaluation to `depth`, to order moves high in the tree.
     $(#[$feature])?
-    fn shallow(&self, player: u64, opponent: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    fn shallow(&self, position: &Evaluated, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         if depth == 0 {
-            return self.evaluate(player, opponent);
+            return position.value(&self.setup);
         }
+        let (player, opponent) = (position.player, position.opponent);
         let board = self.setup.board;
         let moves = legal_moves(player, opponent, board);
         if moves == 0 {
             if legal_moves(opponent, player, board) == 0 {
                 return 100 * self.setup.terminal(player, opponent);
             }
-            return -self.shallow(opponent, player, depth, -beta, -alpha);
+            return -self.shallow(&position.pass(), depth, -beta, -alpha);
         }
         let mut best = i32::MIN;
         for square in Squares(moves) {
             let flipped = flips(square, player, opponent);
-            let score = -self.shallow(
-                opponent ^ flipped,
-                player | flipped | square_bit(square),
-                depth - 1,
-                -beta,
-                -alpha,
-            );
+            let child = position.child(&self.setup, square, flipped);
+            let score = -self.shallow(&child, depth - 1, -beta, -alpha);
             if score > best {
                 best = score;
                 if score > alpha {

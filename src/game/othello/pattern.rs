@@ -221,13 +221,43 @@ impl Default for Features {
 }
 
 impl Features {
+    /// The features of a board with `black`'s discs as digit 1 and `white`'s as 2 (the
+    /// endgame solver gives the side to move's and the other's).
     pub fn new(black: u64, white: u64) -> Features {
         let layout = &*LAYOUT;
         let mut features = Features::default();
-        for (slot, instance) in features.0.iter_mut().zip(&layout.instances) {
+        #[cfg(target_arch = "x86_64")]
+        if *USE_PEXT {
+            // SAFETY: USE_PEXT is only true on a CPU with BMI2.
+            unsafe { features.fill_bmi2(layout, black, white) };
+            return features;
+        }
+        features.fill_portable(layout, black, white);
+        features
+    }
+
+    fn fill_portable(&mut self, layout: &Layout, black: u64, white: u64) {
+        for (slot, instance) in self.0.iter_mut().zip(&layout.instances) {
             *slot = (instance.index(black, white) - instance.offset) as u16;
         }
-        features
+    }
+
+    /// [`Features::new`] by PEXT, as [`sum_bmi2`] gathers the discs.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    fn fill_bmi2(&mut self, layout: &Layout, black: u64, white: u64) {
+        use std::arch::x86_64::_pext_u64;
+        let boards: [(u64, u64); 8] = std::array::from_fn(|s| {
+            let symmetry = Symmetry::ALL[s];
+            (symmetry.apply(black, 8), symmetry.apply(white, 8))
+        });
+        for (slot, instance) in self.0.iter_mut().zip(&layout.instances) {
+            let (first, second) = boards[instance.to_shape as usize];
+            let ternary = &layout.ternary[instance.len as usize];
+            *slot = (ternary[_pext_u64(first, instance.mask) as usize]
+                + 2 * ternary[_pext_u64(second, instance.mask) as usize])
+                as u16;
+        }
     }
 
     /// Black (`black` true) or White fills `square` and turns `flipped`: whole vectors
@@ -531,6 +561,22 @@ mod tests {
                 // SAFETY: BMI2 checked above.
                 let fast = unsafe { sum_bmi2(layout, weights, p, o) };
                 assert_eq!(fast, sum_portable(layout, weights, p, o));
+            }
+        }
+    }
+
+    /// Features from scratch: PEXT and the portable walk agree.
+    #[test]
+    fn pext_and_portable_features_agree() {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("bmi2") {
+            let layout = &*LAYOUT;
+            for (p, o) in random_positions(11, 300) {
+                let (mut fast, mut portable) = (Features::default(), Features::default());
+                // SAFETY: BMI2 checked above.
+                unsafe { fast.fill_bmi2(layout, p, o) };
+                portable.fill_portable(layout, p, o);
+                assert_eq!(fast, portable);
             }
         }
     }
