@@ -388,7 +388,10 @@ impl Engine {
             limits.depth.get_or_insert(self.level);
         }
         let moves_left = self.session.moves_left();
-        let time = TimeManager::new(&limits, moves_left, self.move_overhead, started);
+        let mut time = TimeManager::new(&limits, moves_left, self.move_overhead, started);
+        if limits.depth.is_none() {
+            time.plan_solve(self.session.exact_size());
+        }
         let stop = Stop::never()
             .with_deadline(time.hard_deadline())
             .with_node_limit(limits.nodes.unwrap_or(u64::MAX));
@@ -470,7 +473,11 @@ impl Engine {
             ));
         }
         // A threat search may find nothing for ever: it gets a default limit.
-        let limit = limit.or((!self.session.exact_solvable()).then_some(THREAT_SOLVE_DEFAULT));
+        let limit = limit.or(self
+            .session
+            .exact_size()
+            .is_none()
+            .then_some(THREAT_SOLVE_DEFAULT));
         let stop = Stop::never().with_deadline(limit.map(|limit| Instant::now() + limit));
         self.start(JobKind::Solve, Task::Solve, stop)
     }
@@ -514,7 +521,7 @@ impl Engine {
             Outcome::Analyzed(report) => Finished::Analyzed { report },
             Outcome::Solved(Some(proof)) if !proof.pv.is_empty() || proof.is_exact() => {
                 let line = self.session.line_names(&proof.pv);
-                let threat = !self.session.exact_solvable();
+                let threat = self.session.exact_size().is_none();
                 Finished::Solved {
                     proof,
                     line,
@@ -523,7 +530,7 @@ impl Engine {
             }
             Outcome::Solved(_) => Finished::Unsolved {
                 stopped: job.stop.is_raised(),
-                threat: !self.session.exact_solvable(),
+                threat: self.session.exact_size().is_none(),
             },
             Outcome::Counted { leaves, elapsed } => Finished::Counted { leaves, elapsed },
             Outcome::Failed(message) => {

@@ -73,8 +73,9 @@ pub(super) trait Session: Send {
     fn moves_left(&self) -> u32;
     /// Whether the position has an exact solver or a threat solver.
     fn can_solve(&self) -> bool;
-    /// Whether the exact solver (not the threat solver) takes this position.
-    fn exact_solvable(&self) -> bool;
+    /// How hard an exact solve of this position is (`Solve::exact_size`); `None` where
+    /// the exact solver does not take it (the threat solver may).
+    fn exact_size(&self) -> Option<u32>;
     /// The first move the search would consider: a legal answer when a job failed.
     fn fallback_move(&self) -> Option<Move>;
     fn start(&mut self, task: Task, stop: Stop, events: Sender<Event>) -> Result<(), String>;
@@ -300,8 +301,8 @@ impl<G: SearchGame> Session for GameSession<G> {
         self.game.exact_size().is_some() || self.game.has_threat_solver()
     }
 
-    fn exact_solvable(&self) -> bool {
-        self.game.exact_size().is_some()
+    fn exact_size(&self) -> Option<u32> {
+        self.game.exact_size()
     }
 
     fn fallback_move(&self) -> Option<Move> {
