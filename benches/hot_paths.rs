@@ -1,5 +1,6 @@
 //! Micro-benchmarks of the hot paths: Othello move generation, flips and pattern
-//! evaluation (from scratch, and kept by make/unmake), Gomoku make/unmake, transposition table probe/store.
+//! evaluation (from scratch, and kept by make/unmake), Gomoku make/unmake, transposition
+//! table probe/store.
 //! Run: `cargo bench --bench hot_paths`.
 
 use std::hint::black_box;

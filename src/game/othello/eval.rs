@@ -167,7 +167,7 @@ pub fn weights(rule: Rule) -> &'static Weights {
 /// hand-written features elsewhere (no games to train misère or small boards on).
 pub fn evaluate(game: &Othello) -> i32 {
     game.pattern_evaluation().unwrap_or_else(|| {
-        disc_features(game.player(), game.opponent(), game.board()).score(weights(game.rule()))
+        evaluate_discs(game.player(), game.opponent(), game.board(), game.rule())
     })
 }
 

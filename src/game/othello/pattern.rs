@@ -247,10 +247,7 @@ impl Features {
     #[target_feature(enable = "bmi2")]
     fn fill_bmi2(&mut self, layout: &Layout, black: u64, white: u64) {
         use std::arch::x86_64::_pext_u64;
-        let boards: [(u64, u64); 8] = std::array::from_fn(|s| {
-            let symmetry = Symmetry::ALL[s];
-            (symmetry.apply(black, 8), symmetry.apply(white, 8))
-        });
+        let boards = oriented(black, white);
         for (slot, instance) in self.0.iter_mut().zip(&layout.instances) {
             let (first, second) = boards[instance.to_shape as usize];
             let ternary = &layout.ternary[instance.len as usize];
@@ -401,15 +398,22 @@ fn pext_is_microcoded(vendor: &[u8; 12], eax: u32) -> bool {
     matches!(vendor, b"AuthenticAMD" | b"HygonGenuine") && family < 0x19
 }
 
+/// Both sides' discs under each symmetry, indexed like [`Symmetry::ALL`]: an instance
+/// reads the board mapped onto its shape.
+#[inline]
+fn oriented(first: u64, second: u64) -> [(u64, u64); 8] {
+    std::array::from_fn(|s| {
+        let symmetry = Symmetry::ALL[s];
+        (symmetry.apply(first, 8), symmetry.apply(second, 8))
+    })
+}
+
 /// Gathers each instance's discs with PEXT from the board mapped onto its shape.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2")]
 fn sum_bmi2(layout: &Layout, weights: &[i16], player: u64, opponent: u64) -> i32 {
     use std::arch::x86_64::_pext_u64;
-    let boards: [(u64, u64); 8] = std::array::from_fn(|s| {
-        let symmetry = Symmetry::ALL[s];
-        (symmetry.apply(player, 8), symmetry.apply(opponent, 8))
-    });
+    let boards = oriented(player, opponent);
     let mut total = weights[layout.bias_index()] as i32;
     for instance in &layout.instances {
         let (own, other) = boards[instance.to_shape as usize];
