@@ -160,10 +160,15 @@ pub trait Evaluate: Game {
     fn root_moves(&self, moves: &mut Vec<Move>, _stop: &Stop) {
         self.search_moves(moves)
     }
-    /// Cheap ordering key for a legal move: higher is searched first.
-    fn order_key(&self, _mv: Move) -> i32 {
+    /// Ordering key for a legal move at a node searched `depth` plies deep: higher is
+    /// searched first. Deep nodes may afford a costlier key (Othello: the child's
+    /// evaluation), leaf parents want a cheap one.
+    fn order_key(&self, _mv: Move, _depth: u32) -> i32 {
         0
     }
+    /// Whether the search tries its killer moves (the last cutoff moves at the same
+    /// ply) first; off where the order key already predicts cutoffs better.
+    const KILLERS: bool = true;
     /// Plies to take off the search of `mv`, the `index`th move (from 0, in search order)
     /// of a node searched to `depth` below the root: late quiet moves are searched less
     /// deeply first (and again at full depth if they beat the best so far).

@@ -266,7 +266,7 @@ impl Worker {
         let tt_move = entry
             .map(|entry| entry.best)
             .filter(|best| moves.contains(best));
-        self.order(game, &mut moves, tt_move, ply);
+        self.order(game, &mut moves, tt_move, ply, depth);
         let side = game.side_to_move().index();
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
@@ -326,7 +326,7 @@ impl Worker {
                     if alpha >= beta {
                         if !mv.is_pass() {
                             let killers = &mut self.killers[ply];
-                            if killers[0] != mv {
+                            if G::KILLERS && killers[0] != mv {
                                 killers[1] = killers[0];
                                 killers[0] = mv;
                             }
@@ -396,6 +396,7 @@ impl Worker {
         moves: &mut [Move],
         tt_move: Option<Move>,
         ply: usize,
+        depth: u32,
     ) {
         if moves.len() < 2 {
             return;
@@ -408,14 +409,18 @@ impl Worker {
             } else if mv.is_pass() {
                 0
             } else {
-                let killer = if self.killers[ply][0] == mv {
+                let killer = if !G::KILLERS {
+                    0
+                } else if self.killers[ply][0] == mv {
                     2_000_000
                 } else if self.killers[ply][1] == mv {
                     1_000_000
                 } else {
                     0
                 };
-                killer + game.order_key(mv) * 1000 + self.history[side << 16 | mv.square()].min(999)
+                killer
+                    + game.order_key(mv, depth) * 1000
+                    + self.history[side << 16 | mv.square()].min(999)
             };
             self.keys.push(key);
         }

@@ -280,7 +280,7 @@ impl<'a> Solver<'a> {
             if Some(mv) == tt_move {
                 i32::MIN
             } else {
-                -game.order_key(mv)
+                -game.point_key(mv)
             }
         });
         let original_alpha = alpha;

@@ -204,6 +204,21 @@ pub(super) fn add_captures(game: &Gomoku, moves: &mut Vec<Move>) {
 }
 
 impl Gomoku {
+    /// What `mv`'s point is worth to the side to move and, a little less, to the
+    /// other side: the search's move order and its choice of candidates.
+    pub(super) fn point_key(&self, mv: Move) -> i32 {
+        if !self.has_patterns() {
+            return 0;
+        }
+        let field = mv.square();
+        let me = self.side_to_move();
+        let mut key = self.value(me, field) * 3 / 2 + self.value(me.opponent(), field);
+        if self.config.family == Family::Pente {
+            key += 400 * self.capture_mask(field).count_ones() as i32;
+        }
+        key
+    }
+
     /// What having the move is worth to `me`: by the strongest threat it can make now.
     /// About what a stone adds to its side's potential, so that leaves with either side
     /// to move score alike (scores at odd and even depths agree).
@@ -345,22 +360,13 @@ impl Evaluate for Gomoku {
         candidates(self, moves);
         if moves.len() > SEARCH_CANDIDATES && self.config.family == Family::Gomoku {
             // Below the root only the points that matter most to either side are searched.
-            moves.sort_unstable_by_key(|&mv| std::cmp::Reverse(self.order_key(mv)));
+            moves.sort_unstable_by_key(|&mv| std::cmp::Reverse(self.point_key(mv)));
             moves.truncate(SEARCH_CANDIDATES);
         }
     }
 
-    fn order_key(&self, mv: Move) -> i32 {
-        if !self.has_patterns() {
-            return 0;
-        }
-        let field = mv.square();
-        let me = self.side_to_move();
-        let mut key = self.value(me, field) * 3 / 2 + self.value(me.opponent(), field);
-        if self.config.family == Family::Pente {
-            key += 400 * self.capture_mask(field).count_ones() as i32;
-        }
-        key
+    fn order_key(&self, mv: Move, _depth: u32) -> i32 {
+        self.point_key(mv)
     }
 
     fn root_moves(&self, moves: &mut Vec<Move>, stop: &Stop) {

@@ -505,12 +505,12 @@ mod search {
         let mut searched = Vec::new();
         g.search_moves(&mut searched);
         assert!(all.len() > searched.len(), "{} candidates", all.len());
-        let best = all.iter().map(|&mv| g.order_key(mv)).max().unwrap();
-        let worst_kept = searched.iter().map(|&mv| g.order_key(mv)).min().unwrap();
+        let best = all.iter().map(|&mv| g.point_key(mv)).max().unwrap();
+        let worst_kept = searched.iter().map(|&mv| g.point_key(mv)).min().unwrap();
         assert!(searched.iter().all(|mv| all.contains(mv)));
-        assert!(searched.iter().any(|&mv| g.order_key(mv) == best));
+        assert!(searched.iter().any(|&mv| g.point_key(mv) == best));
         let dropped = all.iter().filter(|mv| !searched.contains(mv));
-        assert!(dropped.into_iter().all(|&mv| g.order_key(mv) <= worst_kept));
+        assert!(dropped.into_iter().all(|&mv| g.point_key(mv) <= worst_kept));
     }
 
     #[test]

@@ -147,6 +147,19 @@ impl Othello {
         })
     }
 
+    /// The pattern evaluation after the side to move fills `square` and turns
+    /// `flipped`, from the other side's view, without making the move; `None` where the
+    /// pattern evaluation does not apply.
+    #[inline]
+    pub fn child_pattern_evaluation(&self, square: usize, flipped: u64) -> Option<i32> {
+        self.patterned.then(|| {
+            let mut features = self.features;
+            features.play(self.side == Side::Black, square, flipped);
+            let empties = 63 - (self.player | self.opponent).count_ones();
+            features.evaluate(self.side != Side::Black, empties)
+        })
+    }
+
     /// Discs of the side to move.
     #[inline]
     pub fn player(&self) -> u64 {
@@ -551,6 +564,47 @@ mod tests {
         for (size, rule) in [(8, Rule::Misere), (6, Rule::Normal)] {
             assert_eq!(Othello::new(size, rule).unwrap().pattern_evaluation(), None);
         }
+    }
+
+    /// The move order's look at a child without making it gives the evaluation the
+    /// child itself has, made and from scratch.
+    #[test]
+    fn a_child_is_evaluated_as_if_played() {
+        use rand::{Rng, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(23);
+        let mut moves = Vec::new();
+        let mut checked = 0;
+        for _ in 0..60 {
+            let mut game = Othello::standard();
+            loop {
+                game.generate_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                for &mv in moves.iter().filter(|mv| !mv.is_pass()) {
+                    let flipped = flips(mv.square(), game.player(), game.opponent());
+                    let seen = game.child_pattern_evaluation(mv.square(), flipped);
+                    let mut child = game.clone();
+                    child.make(mv);
+                    assert_eq!(
+                        seen,
+                        child.pattern_evaluation(),
+                        "{}",
+                        child.to_board_string()
+                    );
+                    let scratch = pattern::evaluate(child.player(), child.opponent());
+                    assert_eq!(seen, Some(scratch), "{}", child.to_board_string());
+                    checked += 1;
+                }
+                let mv = moves[rng.random_range(0..moves.len())];
+                game.make(mv);
+            }
+        }
+        assert!(checked > 10_000, "{checked} children");
+        let misere = Othello::new(8, Rule::Misere).unwrap();
+        let square = misere.move_mask().trailing_zeros() as usize;
+        let flipped = flips(square, misere.player(), misere.opponent());
+        assert_eq!(misere.child_pattern_evaluation(square, flipped), None);
     }
 
     #[test]
