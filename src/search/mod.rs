@@ -264,8 +264,17 @@ impl<G: SearchGame> Searcher<G> {
                 break;
             }
             let next = it.depth + 1;
+            self.main.root_improved = None;
             let score = self.main.aspiration(&mut it.work, next, it.score);
             if self.main.stopped && next > 1 {
+                // Cut short, the iteration may still have proved a move better than
+                // the last iteration's best.
+                if let Some((beaten, better)) = self.main.root_improved
+                    && beaten == result.best
+                    && it.work.is_legal(better)
+                {
+                    result.best = better;
+                }
                 break;
             }
             it.depth = next;
@@ -459,6 +468,59 @@ pub(crate) mod tests {
                 }
             }
         }
+    }
+
+    /// A search cut short by its node limit plays the last finished iteration's move,
+    /// or one that the unfinished iteration proved better: full-width negamax one ply
+    /// deeper than the finished iteration agrees.
+    #[test]
+    fn an_iteration_cut_short_plays_only_a_move_proved_better() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(31);
+        let mut switched = 0;
+        for _ in 0..30 {
+            let mut game = Othello::new(8, Rule::Normal).unwrap();
+            let mut moves = Vec::new();
+            for _ in 0..rng.random_range(8..20) {
+                game.generate_moves(&mut moves);
+                game.make(moves[rng.random_range(0..moves.len())]);
+            }
+            for limit in [500, 1500, 4000, 10_000] {
+                let mut searcher = Searcher::new(&game, 2).unwrap();
+                searcher.set_selective(false);
+                let limits = Limits {
+                    nodes: Some(limit),
+                    ..Limits::default()
+                };
+                let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
+                let stop = Stop::never().with_node_limit(limit);
+                let mut finished = None;
+                let result = searcher.think(&game, &limits, &time, &stop, &mut |report| {
+                    finished = Some((report.depth, report.lines[0].pv[0]));
+                });
+                let (depth, finished_best) = finished.unwrap();
+                assert!(game.is_legal(result.best));
+                if result.best == finished_best {
+                    continue;
+                }
+                switched += 1;
+                let value = |mv| {
+                    let mut child = game.clone();
+                    child.make(mv);
+                    -negamax(&mut child, depth)
+                };
+                assert!(
+                    value(result.best) > value(finished_best),
+                    "{} depth {depth}: {:?} for {:?}",
+                    game.to_board_string(),
+                    result.best,
+                    finished_best
+                );
+            }
+        }
+        assert!(
+            switched >= 3,
+            "{switched} searches played a move of an unfinished iteration"
+        );
     }
 
     /// With helper threads the search still answers a legal move at every depth and

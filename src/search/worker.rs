@@ -32,6 +32,10 @@ pub(super) struct Worker {
     keys: Vec<i32>,
     /// The best root move of the iteration under way.
     pub(super) root_best: Move,
+    /// In the iteration under way, the first root move of a search of the root and a
+    /// later one that beat it there: proven better at this depth, even if the iteration
+    /// is cut short.
+    pub(super) root_improved: Option<(Move, Move)>,
     /// The moves searched at the root.
     pub(super) root_moves: Vec<Move>,
     /// An analysis's interval reports (main thread only).
@@ -67,6 +71,7 @@ impl Worker {
             history: vec![0; 2 * (1 << 16)],
             keys: Vec::new(),
             root_best: Move::PASS,
+            root_improved: None,
             root_moves: Vec::new(),
             progress: None,
             counted: Arc::new(AtomicU64::new(0)),
@@ -320,6 +325,9 @@ impl Worker {
                 best_move = mv;
                 if ply == 0 {
                     self.root_best = mv;
+                    if index > 1 && score > alpha {
+                        self.root_improved = Some((moves[0], mv));
+                    }
                 }
                 if score > alpha {
                     alpha = score;
