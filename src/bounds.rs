@@ -121,6 +121,11 @@ pub fn solve_empties(text: &str) -> Result<u32, String> {
     number_in(text, 0, 30, " empties").map(|empties| empties as u32)
 }
 
+/// `arbor train --search-depth`: 0 (no search) to 20 plies; more would take days.
+pub fn search_depth(text: &str) -> Result<u32, String> {
+    number_in(text, 0, 20, "").map(|depth| depth as u32)
+}
+
 /// A perft depth, 0..=[`MAX_PERFT_DEPTH`].
 pub fn perft_depth(text: &str) -> Result<u32, String> {
     number_in(text, 0, MAX_PERFT_DEPTH as u64, "").map(|depth| depth as u32)

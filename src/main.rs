@@ -119,6 +119,14 @@ enum Commands {
         /// ones by their game's solved score there (0: by the game's final result).
         #[arg(long, default_value_t = 0, value_parser = bounds::solve_empties)]
         solve_empties: u32,
+        /// Also labels each position beyond --solve-empties by a search this deep, 0 to
+        /// 20 (0: not searched); the label is the mean of the search's and the solved one.
+        #[arg(long, default_value_t = 0, value_parser = bounds::search_depth)]
+        search_depth: u32,
+        /// Weights file the labelling searches evaluate with (and the error report
+        /// compares against) instead of the shipped one.
+        #[arg(long)]
+        search_weights: Option<std::path::PathBuf>,
         /// Threads for the solves, 1 to 256 (the labels do not depend on it); all cores by
         /// default.
         #[arg(long, default_value_t = bounds::available_threads(), value_parser = bounds::threads)]
@@ -694,13 +702,17 @@ fn main() -> ExitCode {
             out,
             force,
             solve_empties,
+            search_depth,
+            search_weights,
             threads,
         }) => arbor::cli::train::train(
             wthor,
             arbor::cli::train::Labelling {
                 solve_empties: *solve_empties,
+                search_depth: *search_depth,
                 threads: *threads,
             },
+            search_weights.as_deref(),
             out,
             *force,
             &mut io::stdout(),

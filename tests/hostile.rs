@@ -128,6 +128,10 @@ fn every_number_of_every_subcommand_is_checked() {
             vec!["train", "--wthor", "x", "--threads", "0"],
             "0 threads is outside 1..=256",
         ),
+        (
+            vec!["train", "--wthor", "x", "--search-depth", "21"],
+            "21 is outside 0..=20",
+        ),
         (vec!["tune", "--selfplay", "0"], "0 is outside 1..="),
         (vec!["tune", "--selfplay=-3"], not_integer),
         (vec!["tune", "--seed", "1.5"], not_integer),
@@ -262,6 +266,20 @@ fn train_writes_nothing_unless_it_trained() {
         &["train", "--wthor", games_text, "--out", out_text],
         b"",
         "too few",
+    );
+    let not_weights = games.join("a.txt");
+    refused(
+        &[
+            "train",
+            "--wthor",
+            games_text,
+            "--search-weights",
+            not_weights.to_str().unwrap(),
+            "--out",
+            out_text,
+        ],
+        b"",
+        "a.txt: not an arbor weights file",
     );
     assert!(!out.exists());
     // An existing file is kept without --force.

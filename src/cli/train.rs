@@ -12,16 +12,27 @@
 //! with E empties or fewer is labelled with its exact margin, and each earlier one with
 //! the exact margin of its game's position at E empties. Human play loses many discs in
 //! the endgame, so the final result is a noisy label for the positions before it.
+//!
+//! With `search_depth` D too, each position with more than E empties is also searched
+//! D plies deep by the engine (with the weights before: the shipped ones, or a weights
+//! file given), and its label is the mean of that score and the solved one. The
+//! players' errors between the position and E empties stay out of half the label.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::game::othello::Rule;
+use std::time::{Duration, Instant};
+
 use crate::game::othello::bitboard::square_bit;
 use crate::game::othello::endgame::Solver;
 use crate::game::othello::eval::{NORMAL, disc_features};
 use crate::game::othello::pattern::{self, LAYOUT, PHASE_EMPTIES, PHASES};
+use crate::game::othello::search::DISC;
 use crate::game::othello::symmetry::Symmetry;
+use crate::game::othello::{Othello, Rule};
+use crate::limits::Limits;
+use crate::search::Searcher;
+use crate::search::time::TimeManager;
 use crate::stop::Stop;
 
 use super::tune::replay_wthor;
@@ -30,6 +41,10 @@ const HOLDOUT_EVERY: usize = 10;
 const OVERLAP: u32 = 2;
 const RIDGE: f64 = 2.0;
 const MAX_ITERATIONS: usize = 300;
+/// Memory of each labelling thread's searcher, MiB.
+const SEARCH_MEGABYTES: usize = 4;
+/// The share of a searched position's label that its search gives.
+const SEARCH_WEIGHT: f32 = 0.5;
 
 /// A training position: the side to move's discs, the other side's, its label (final or
 /// solved margin in discs from the side to move's view), whether it is held out and who
@@ -55,7 +70,10 @@ pub struct Labelling {
     /// Positions with this many empties or fewer are solved exactly; earlier positions
     /// take their game's solved score at this many empties. 0: the game's final result.
     pub solve_empties: u32,
-    /// Threads that solve.
+    /// Positions with more empties than `solve_empties` are labelled by a search this
+    /// deep with the weights before, blended with their solved label. 0: not searched.
+    pub search_depth: u32,
+    /// Threads that solve and search.
     pub threads: usize,
 }
 
@@ -110,12 +128,14 @@ fn shared_index() -> Vec<u32> {
 pub const DEFAULT_OUT: &str = "normal8-trained.bin";
 
 /// Labels the WTHOR positions, trains all phases and writes the weights to `out_path`;
-/// prints the held-out error per phase next to those of the shipped weights and the
-/// hand-written evaluation. An existing file is replaced only with `replace`, and only
+/// prints the held-out error per phase next to those of the weights before (the shipped
+/// ones, or `search_weights`, which the labelling searches use too) and the hand-written
+/// evaluation. An existing file is replaced only with `replace`, and only
 /// once training has succeeded (written beside it, then renamed).
 pub fn train(
     wthor: &Path,
     labelling: Labelling,
+    search_weights: Option<&Path>,
     out_path: &Path,
     replace: bool,
     out: &mut impl std::io::Write,
@@ -126,6 +146,12 @@ pub fn train(
             "{} exists: give --force to replace it, or another --out",
             out_path.display()
         ));
+    }
+    if let Some(path) = search_weights {
+        std::fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| pattern::load_weights(&bytes))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     let mut samples = Vec::new();
     let mut game_starts = Vec::new();
@@ -148,9 +174,13 @@ pub fn train(
     if labelling.solve_empties > 0 {
         let started = std::time::Instant::now();
         let solved = solve_labels(&mut samples, &game_starts, labelling)?;
+        let searched = match labelling.search_depth {
+            0 => String::new(),
+            depth => format!(", earlier positions also by searches {depth} plies deep"),
+        };
         writeln!(
             out,
-            "labelled by exact solves from {} empties: {solved} solves in {:.0} s",
+            "labelled by exact solves from {} empties{searched}: {solved} solves in {:.0} s",
             labelling.solve_empties,
             started.elapsed().as_secs_f64()
         )
@@ -205,12 +235,16 @@ pub fn solve_labels(
                 let (queue, done) = (&queue, &done);
                 scope.spawn(move || {
                     let mut solver = Solver::try_new(32 << 20)?;
+                    let mut searcher = Searcher::new(&Othello::standard(), SEARCH_MEGABYTES)?;
                     let mut solved = 0;
                     loop {
                         // The lock is released before the game is solved.
                         let next = queue.lock().expect("labelling queue").next();
                         let Some(game) = next else { break };
                         solved += label_game(&mut solver, game, labelling.solve_empties);
+                        if labelling.search_depth > 0 {
+                            search_labels(&mut searcher, game, labelling);
+                        }
                         let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
                         if finished.is_multiple_of(5000) {
                             log::info!(
@@ -261,6 +295,37 @@ fn label_game(solver: &mut Solver, game: &mut [Sample], solve_empties: u32) -> u
         };
     }
     game.len() - first
+}
+
+/// Blends the label of each position beyond `solve_empties` with its score by a
+/// `search_depth` search: `SEARCH_WEIGHT` of the search's, the rest the solved label's.
+/// A game that ends before `solve_empties` has no solved label (its final result carries
+/// the players' errors), so its positions take the search's score alone. The table is
+/// cleared once per game, so the labels do not depend on which thread took the game.
+fn search_labels(searcher: &mut Searcher<Othello>, game: &mut [Sample], labelling: Labelling) {
+    searcher.clear();
+    let weight = if game
+        .iter()
+        .any(|sample| sample.empties() <= labelling.solve_empties)
+    {
+        SEARCH_WEIGHT
+    } else {
+        1.0
+    };
+    let limits = Limits {
+        depth: Some(labelling.search_depth),
+        ..Limits::default()
+    };
+    for sample in game
+        .iter_mut()
+        .filter(|sample| sample.empties() > labelling.solve_empties)
+    {
+        let position = Othello::from_sides(sample.player, sample.opponent, sample.black_to_move);
+        let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
+        let result = searcher.think(&position, &limits, &time, &Stop::never(), &mut |_| {});
+        let searched = result.score as f32 / DISC as f32;
+        sample.label = (1.0 - weight) * sample.label + weight * searched;
+    }
 }
 
 /// Fits every phase on `samples`: the weights file's contents and a report per phase.
@@ -317,7 +382,7 @@ fn train_phase(samples: &[Sample], shared: &[u32], phase: usize) -> (Vec<f64>, S
     let mut labels: Vec<f64> = Vec::new();
     let mut held_rows: Vec<u32> = Vec::new();
     let mut held_labels: Vec<f64> = Vec::new();
-    let (mut hand_error, mut shipped_error) = (0.0, 0.0);
+    let (mut hand_error, mut before_error) = (0.0, 0.0);
     let mut indices = vec![0u32; layout.instances.len()];
     for sample in samples {
         let (target_rows, target_labels) = if sample.holdout {
@@ -326,8 +391,8 @@ fn train_phase(samples: &[Sample], shared: &[u32], phase: usize) -> (Vec<f64>, S
             }
             let hand = disc_features(sample.player, sample.opponent, !0).score(&NORMAL);
             hand_error += (hand as f64 / 100.0 - sample.label as f64).powi(2);
-            let shipped = pattern::evaluate(sample.player, sample.opponent);
-            shipped_error += (shipped as f64 / 100.0 - sample.label as f64).powi(2);
+            let before = pattern::evaluate(sample.player, sample.opponent);
+            before_error += (before as f64 / 100.0 - sample.label as f64).powi(2);
             (&mut held_rows, &mut held_labels)
         } else {
             if !in_band(sample, OVERLAP) {
@@ -414,10 +479,10 @@ fn train_phase(samples: &[Sample], shared: &[u32], phase: usize) -> (Vec<f64>, S
     let held = held_labels.len().max(1) as f64;
     let report = format!(
         "phase {phase} ({low}-{high} empties): {} positions, held-out RMS error {:.2} discs \
-         (shipped weights {:.2}, hand-written evaluation {:.2})",
+         (weights before {:.2}, hand-written evaluation {:.2})",
         labels.len(),
         best_error,
-        (shipped_error / held).sqrt(),
+        (before_error / held).sqrt(),
         (hand_error / held).sqrt()
     );
     (best, report)
@@ -481,6 +546,7 @@ mod tests {
         let mut labelled = samples.clone();
         let labelling = Labelling {
             solve_empties: SOLVE_EMPTIES,
+            search_depth: 0,
             threads: 1,
         };
         let solved = solve_labels(&mut labelled, &starts, labelling).unwrap();
@@ -516,6 +582,98 @@ mod tests {
         }
         assert_eq!(solved, exact);
         assert!(exact >= 40 * SOLVE_EMPTIES as usize - 40 && carried > 40 * 40);
+    }
+
+    /// With `search_depth` 1, each position before the solved ones is labelled by the mean
+    /// of its solved label and its best child's evaluation (or final margin), whichever
+    /// thread labels its game.
+    #[test]
+    fn searched_labels_are_the_mean_of_a_search_and_the_solved_label() {
+        use crate::game::roles::Evaluate;
+        const SOLVE_EMPTIES: u32 = 10;
+        let mut rng = StdRng::seed_from_u64(9);
+        let mut moves: Vec<Move> = Vec::new();
+        let (mut samples, mut starts) = (Vec::new(), Vec::new());
+        for _ in 0..12 {
+            starts.push(samples.len());
+            let mut game = Othello::standard();
+            loop {
+                game.generate_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                if moves[0] != Move::PASS {
+                    samples.push(Sample {
+                        player: game.player(),
+                        opponent: game.opponent(),
+                        label: 100.0,
+                        holdout: false,
+                        black_to_move: game.side_to_move() == crate::game::Side::Black,
+                    });
+                }
+                game.make(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        let solved_only = Labelling {
+            solve_empties: SOLVE_EMPTIES,
+            search_depth: 0,
+            threads: 1,
+        };
+        let searched = Labelling {
+            search_depth: 1,
+            ..solved_only
+        };
+        let mut anchors = samples.clone();
+        solve_labels(&mut anchors, &starts, solved_only).unwrap();
+        let mut labelled = samples.clone();
+        solve_labels(&mut labelled, &starts, searched).unwrap();
+        let mut by_two = samples.clone();
+        solve_labels(
+            &mut by_two,
+            &starts,
+            Labelling {
+                threads: 2,
+                ..searched
+            },
+        )
+        .unwrap();
+        let mut checked = 0;
+        for ((sample, anchor), two) in labelled.iter().zip(&anchors).zip(&by_two) {
+            assert_eq!(sample.label, two.label);
+            if sample.empties() <= SOLVE_EMPTIES {
+                assert_eq!(sample.label, anchor.label);
+                continue;
+            }
+            let mut position =
+                Othello::from_sides(sample.player, sample.opponent, sample.black_to_move);
+            position.generate_moves(&mut moves);
+            let best = moves
+                .clone()
+                .into_iter()
+                .map(|mv| {
+                    let undo = position.make(mv);
+                    let mut replies = Vec::new();
+                    position.generate_moves(&mut replies);
+                    let child = if replies.is_empty() {
+                        let diff = position.immediate_score(position.side_to_move());
+                        (diff + diff.signum() * position.empties().count_ones() as i32) * 100
+                    } else {
+                        position.evaluate()
+                    };
+                    position.unmake(mv, undo);
+                    -child
+                })
+                .max()
+                .unwrap();
+            let expected = 0.5 * anchor.label + 0.5 * best as f32 / 100.0;
+            assert!(
+                (sample.label - expected).abs() < 1e-4,
+                "{} against {expected}",
+                sample.label
+            );
+            checked += 1;
+        }
+        assert!(checked > 12 * 40, "{checked}");
     }
 
     /// The disc difference is a sum over squares, so the patterns can express it: the fit

@@ -4,7 +4,7 @@
 //! one weight table per phase. `arbor train` fits the weights on the WTHOR games; the
 //! shipped file `weights/normal8.bin` is its output.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use super::bitboard::{Squares, square_bit};
 use super::symmetry::Symmetry;
@@ -300,12 +300,40 @@ pub fn phase(empties: u32) -> usize {
     (empties.min(60) / PHASE_EMPTIES) as usize
 }
 
-/// The shipped weights: `PHASES` tables of `LAYOUT.phase_len` centi-disc weights.
+/// Weights that replace the shipped ones for this process ([`load_weights`]).
+static LOADED: OnceLock<Vec<i16>> = OnceLock::new();
+
+/// The weights the engine evaluates with: `PHASES` tables of `LAYOUT.phase_len`
+/// centi-disc weights, the shipped file's unless others were loaded before first use.
 static WEIGHTS: LazyLock<Vec<i16>> = LazyLock::new(|| {
+    if let Some(loaded) = LOADED.get() {
+        return loaded.clone();
+    }
     let weights = decode(include_bytes!("weights/normal8.bin")).expect("shipped weights");
     assert_eq!(weights.len(), PHASES * LAYOUT.phase_len, "shipped weights");
     weights
 });
+
+/// Makes the engine evaluate with the weights file `bytes` instead of the shipped one,
+/// for the rest of the process (`arbor train --search-weights`); an error when the file
+/// is not a weights file of this layout, or when the evaluation has already been used.
+pub fn load_weights(bytes: &[u8]) -> Result<(), String> {
+    let weights = decode(bytes)?;
+    let expected = PHASES * LAYOUT.phase_len;
+    if weights.len() != expected {
+        return Err(format!(
+            "{} weights where this build's patterns have {expected}",
+            weights.len()
+        ));
+    }
+    LOADED
+        .set(weights)
+        .map_err(|_| "weights were already loaded".to_string())?;
+    if *WEIGHTS != *LOADED.get().expect("just set") {
+        return Err("the evaluation was used before the weights were loaded".into());
+    }
+    Ok(())
+}
 
 /// The evaluation of an 8x8 position under the normal rule, `player` to move.
 #[inline]
