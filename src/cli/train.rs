@@ -517,13 +517,13 @@ mod tests {
             .unwrap()
     }
 
-    #[test]
-    fn solved_labels_are_exact_and_carried_back_to_earlier_positions() {
-        const SOLVE_EMPTIES: u32 = 7;
-        let mut rng = StdRng::seed_from_u64(5);
+    /// `count` random games from `seed`: every position with a move to play (label 100),
+    /// and the index where each game starts.
+    fn random_games(seed: u64, count: usize) -> (Vec<Sample>, Vec<usize>) {
+        let mut rng = StdRng::seed_from_u64(seed);
         let mut moves: Vec<Move> = Vec::new();
         let (mut samples, mut starts) = (Vec::new(), Vec::new());
-        for _ in 0..40 {
+        for _ in 0..count {
             starts.push(samples.len());
             let mut game = Othello::standard();
             loop {
@@ -543,6 +543,13 @@ mod tests {
                 game.make(moves[rng.random_range(0..moves.len())]);
             }
         }
+        (samples, starts)
+    }
+
+    #[test]
+    fn solved_labels_are_exact_and_carried_back_to_earlier_positions() {
+        const SOLVE_EMPTIES: u32 = 7;
+        let (samples, starts) = random_games(5, 40);
         let mut labelled = samples.clone();
         let labelling = Labelling {
             solve_empties: SOLVE_EMPTIES,
@@ -591,29 +598,8 @@ mod tests {
     fn searched_labels_are_the_mean_of_a_search_and_the_solved_label() {
         use crate::game::roles::Evaluate;
         const SOLVE_EMPTIES: u32 = 10;
-        let mut rng = StdRng::seed_from_u64(9);
+        let (samples, starts) = random_games(9, 12);
         let mut moves: Vec<Move> = Vec::new();
-        let (mut samples, mut starts) = (Vec::new(), Vec::new());
-        for _ in 0..12 {
-            starts.push(samples.len());
-            let mut game = Othello::standard();
-            loop {
-                game.generate_moves(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                if moves[0] != Move::PASS {
-                    samples.push(Sample {
-                        player: game.player(),
-                        opponent: game.opponent(),
-                        label: 100.0,
-                        holdout: false,
-                        black_to_move: game.side_to_move() == crate::game::Side::Black,
-                    });
-                }
-                game.make(moves[rng.random_range(0..moves.len())]);
-            }
-        }
         let solved_only = Labelling {
             solve_empties: SOLVE_EMPTIES,
             search_depth: 0,
