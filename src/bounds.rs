@@ -126,6 +126,11 @@ pub fn search_depth(text: &str) -> Result<u32, String> {
     number_in(text, 0, 20, "").map(|depth| depth as u32)
 }
 
+/// `arbor train --selfplay`: 0 to 10 million games (the positions must fit in memory).
+pub fn selfplay_games(text: &str) -> Result<usize, String> {
+    number_in(text, 0, 10_000_000, "").map(|games| games as usize)
+}
+
 /// A perft depth, 0..=[`MAX_PERFT_DEPTH`].
 pub fn perft_depth(text: &str) -> Result<u32, String> {
     number_in(text, 0, MAX_PERFT_DEPTH as u64, "").map(|depth| depth as u32)

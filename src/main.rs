@@ -104,12 +104,22 @@ enum Commands {
         #[arg(long, default_value_t = 1, value_parser = bounds::number)]
         seed: u64,
     },
-    /// Trains the Othello pattern evaluation on WTHOR games and writes its weights file.
+    /// Trains the Othello pattern evaluation on WTHOR games, self-play games or both, and
+    /// writes its weights file.
     Train {
+        /// normal or misere: the rule the weights are for.
+        #[arg(long, default_value = "normal")]
+        rule: String,
         /// Directory of WTHOR `<moves> <diff>` files.
         #[arg(long)]
-        wthor: std::path::PathBuf,
-        /// Weights file to write (the shipped one is src/game/othello/weights/normal8.bin).
+        wthor: Option<std::path::PathBuf>,
+        /// Self-play games to play and learn from too, 0 to 10 million (0: none).
+        #[arg(long, default_value_t = 0, value_parser = bounds::selfplay_games)]
+        selfplay: usize,
+        /// Seed of the self-play games.
+        #[arg(long, default_value_t = 1, value_parser = bounds::number)]
+        seed: u64,
+        /// Weights file to write (the shipped ones are src/game/othello/weights/*.bin).
         #[arg(long, default_value = arbor::cli::train::DEFAULT_OUT)]
         out: std::path::PathBuf,
         /// Replaces --out if it exists.
@@ -698,25 +708,38 @@ fn main() -> ExitCode {
                     .map(|_| ())
             }),
         Some(Commands::Train {
+            rule,
             wthor,
+            selfplay,
+            seed,
             out,
             force,
             solve_empties,
             search_depth,
             search_weights,
             threads,
-        }) => arbor::cli::train::train(
-            wthor,
-            arbor::cli::train::Labelling {
-                solve_empties: *solve_empties,
-                search_depth: *search_depth,
-                threads: *threads,
-            },
-            search_weights.as_deref(),
-            out,
-            *force,
-            &mut io::stdout(),
-        ),
+        }) => rule
+            .parse::<arbor::game::othello::Rule>()
+            .map_err(|e| e.to_string())
+            .and_then(|rule| {
+                arbor::cli::train::train(
+                    arbor::cli::train::Corpus {
+                        wthor: wthor.as_deref(),
+                        selfplay: *selfplay,
+                        seed: *seed,
+                    },
+                    arbor::cli::train::Labelling {
+                        rule,
+                        solve_empties: *solve_empties,
+                        search_depth: *search_depth,
+                        threads: *threads,
+                    },
+                    search_weights.as_deref(),
+                    out,
+                    *force,
+                    &mut io::stdout(),
+                )
+            }),
     };
     match result {
         Err(message) => {

@@ -132,6 +132,17 @@ fn every_number_of_every_subcommand_is_checked() {
             vec!["train", "--wthor", "x", "--search-depth", "21"],
             "21 is outside 0..=20",
         ),
+        (
+            vec!["train", "--selfplay", "10000001"],
+            "10000001 is outside 0..=10000000",
+        ),
+        (vec!["train", "--selfplay=-1"], not_integer),
+        (vec!["train", "--selfplay", "5", "--seed", "x"], not_integer),
+        (
+            vec!["train", "--selfplay", "5", "--rule", "reversed"],
+            "unknown othello rule 'reversed'",
+        ),
+        (vec!["train"], "nothing to train on"),
         (vec!["tune", "--selfplay", "0"], "0 is outside 1..="),
         (vec!["tune", "--selfplay=-3"], not_integer),
         (vec!["tune", "--seed", "1.5"], not_integer),

@@ -1,7 +1,8 @@
-//! `arbor train`: fits the pattern evaluation (pattern.rs) on the WTHOR games.
+//! `arbor train`: fits the pattern evaluation (pattern.rs) on the WTHOR games, on games
+//! arbor plays against itself, or on both, under the normal or the misère rule.
 //!
-//! Every position of every finished game is labelled with the game's final disc margin
-//! from the side to move's view. Each phase (a band of `PHASE_EMPTIES` empties) is a
+//! Every position of every finished game is labelled with the game's final score from
+//! the side to move's view (the disc margin, negated under misère). Each phase (a band of `PHASE_EMPTIES` empties) is a
 //! ridge regression of the label on the pattern configurations, solved by conjugate
 //! gradients (CGLS); positions within `OVERLAP` empties of a band also train it, which
 //! smooths the weights from one phase to the next. Configurations that are mirror images
@@ -17,6 +18,13 @@
 //! D plies deep by the engine (with the weights before: the shipped ones, or a weights
 //! file given), and its label is the mean of that score and the solved one. The
 //! players' errors between the position and E empties stay out of half the label.
+//!
+//! Self-play games start with `SELFPLAY_OPENING_PLIES` random moves, then each side
+//! searches `SELFPLAY_DEPTH` plies with the engine's evaluation, playing a random move
+//! instead one time in `SELFPLAY_RANDOM_ONE_IN`: the games reach the positions the
+//! engine's own play reaches, and stray from them enough to cover their neighbours. Game
+//! N of seed S is the same whatever the thread count (ChaCha8 stream N of seed S, a table
+//! cleared per game).
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -25,17 +33,21 @@ use std::time::{Duration, Instant};
 
 use crate::game::othello::bitboard::square_bit;
 use crate::game::othello::endgame::Solver;
-use crate::game::othello::eval::{NORMAL, disc_features};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::game::othello::eval::{self, disc_features};
 use crate::game::othello::pattern::{self, LAYOUT, PHASE_EMPTIES, PHASES};
 use crate::game::othello::search::DISC;
 use crate::game::othello::symmetry::Symmetry;
 use crate::game::othello::{Othello, Rule};
+use crate::game::{Game, Move, Side};
 use crate::limits::Limits;
 use crate::search::Searcher;
 use crate::search::time::TimeManager;
 use crate::stop::Stop;
 
-use super::tune::replay_wthor;
+use super::tune::{GamePosition, replay_wthor};
 
 const HOLDOUT_EVERY: usize = 10;
 const OVERLAP: u32 = 2;
@@ -45,6 +57,12 @@ const MAX_ITERATIONS: usize = 300;
 const SEARCH_MEGABYTES: usize = 4;
 /// The share of a searched position's label that its search gives.
 const SEARCH_WEIGHT: f32 = 0.5;
+/// Self-play: random moves that open each game.
+const SELFPLAY_OPENING_PLIES: u32 = 8;
+/// Self-play: the depth of each move's search.
+const SELFPLAY_DEPTH: u32 = 4;
+/// Self-play: one move in this many (after the opening) is random instead.
+const SELFPLAY_RANDOM_ONE_IN: u32 = 16;
 
 /// A training position: the side to move's discs, the other side's, its label (final or
 /// solved margin in discs from the side to move's view), whether it is held out and who
@@ -64,9 +82,22 @@ impl Sample {
     }
 }
 
+/// The games `arbor train` learns from.
+#[derive(Clone, Copy, Debug)]
+pub struct Corpus<'a> {
+    /// A directory of WTHOR `<moves> <black disc difference>` files.
+    pub wthor: Option<&'a Path>,
+    /// Self-play games to play, under the labelling's rule.
+    pub selfplay: usize,
+    /// The seed of the self-play games.
+    pub seed: u64,
+}
+
 /// How `arbor train` labels its positions.
 #[derive(Clone, Copy, Debug)]
 pub struct Labelling {
+    /// The rule the labels and the weights are for.
+    pub rule: Rule,
     /// Positions with this many empties or fewer are solved exactly; earlier positions
     /// take their game's solved score at this many empties. 0: the game's final result.
     pub solve_empties: u32,
@@ -125,15 +156,15 @@ fn shared_index() -> Vec<u32> {
 }
 
 /// The weights file `train` writes unless told otherwise: a new file, never the shipped one.
-pub const DEFAULT_OUT: &str = "normal8-trained.bin";
+pub const DEFAULT_OUT: &str = "trained.bin";
 
-/// Labels the WTHOR positions, trains all phases and writes the weights to `out_path`;
-/// prints the held-out error per phase next to those of the weights before (the shipped
-/// ones, or `search_weights`, which the labelling searches use too) and the hand-written
-/// evaluation. An existing file is replaced only with `replace`, and only
+/// Labels the corpus's positions, trains all phases and writes the weights to `out_path`;
+/// prints the held-out error per phase next to those of the evaluation before (the
+/// engine's, or `search_weights`, which the labelling searches use too) and the
+/// hand-written evaluation. An existing file is replaced only with `replace`, and only
 /// once training has succeeded (written beside it, then renamed).
 pub fn train(
-    wthor: &Path,
+    corpus: Corpus,
     labelling: Labelling,
     search_weights: Option<&Path>,
     out_path: &Path,
@@ -153,23 +184,54 @@ pub fn train(
             .and_then(|bytes| pattern::load_weights(&bytes))
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
+    if corpus.wthor.is_none() && corpus.selfplay == 0 {
+        return Err("nothing to train on: give --wthor DIR, --selfplay GAMES or both".into());
+    }
     let mut samples = Vec::new();
     let mut game_starts = Vec::new();
     let mut games = 0;
-    replay_wthor(wthor, |positions, diff| {
+    let rule_sign = if labelling.rule == Rule::Misere {
+        -1
+    } else {
+        1
+    };
+    let mut add_game = |positions: &[GamePosition], black_diff: i32| {
         game_starts.push(samples.len());
         for position in positions {
-            let label = if position.black_to_move { diff } else { -diff };
+            let diff = if position.black_to_move {
+                black_diff
+            } else {
+                -black_diff
+            };
             samples.push(Sample {
                 player: position.player,
                 opponent: position.opponent,
-                label: label as f32,
+                label: (rule_sign * diff) as f32,
                 holdout: games % HOLDOUT_EVERY == 0,
                 black_to_move: position.black_to_move,
             });
         }
         games += 1;
-    })?;
+    };
+    if let Some(dir) = corpus.wthor {
+        replay_wthor(dir, &mut add_game)?;
+    }
+    if corpus.selfplay > 0 {
+        let started = Instant::now();
+        let played = selfplay_games(corpus.selfplay, corpus.seed, labelling)?;
+        for (positions, black_diff) in &played {
+            add_game(positions, *black_diff);
+        }
+        writeln!(
+            out,
+            "{} self-play games ({} rule, seed {}) in {:.0} s",
+            played.len(),
+            labelling.rule.name(),
+            corpus.seed,
+            started.elapsed().as_secs_f64()
+        )
+        .map_err(io)?;
+    }
     writeln!(out, "{games} games, {} positions", samples.len()).map_err(io)?;
     if labelling.solve_empties > 0 {
         let started = std::time::Instant::now();
@@ -192,7 +254,7 @@ pub fn train(
             "{games} games are too few to train on (one in {HOLDOUT_EVERY} is held out)"
         ));
     }
-    let (weights, reports) = fit(&samples);
+    let (weights, reports) = fit(&samples, labelling.rule);
     for report in reports {
         writeln!(out, "{report}").map_err(io)?;
     }
@@ -235,13 +297,14 @@ pub fn solve_labels(
                 let (queue, done) = (&queue, &done);
                 scope.spawn(move || {
                     let mut solver = Solver::try_new(32 << 20)?;
-                    let mut searcher = Searcher::new(&Othello::standard(), SEARCH_MEGABYTES)?;
+                    let start = Othello::new(8, labelling.rule).map_err(|e| e.to_string())?;
+                    let mut searcher = Searcher::new(&start, SEARCH_MEGABYTES)?;
                     let mut solved = 0;
                     loop {
                         // The lock is released before the game is solved.
                         let next = queue.lock().expect("labelling queue").next();
                         let Some(game) = next else { break };
-                        solved += label_game(&mut solver, game, labelling.solve_empties);
+                        solved += label_game(&mut solver, game, labelling);
                         if labelling.search_depth > 0 {
                             search_labels(&mut searcher, game, labelling);
                         }
@@ -264,13 +327,13 @@ pub fn solve_labels(
     })
 }
 
-/// Labels one game's positions from `solve_empties` empties on by their exact margins,
+/// Labels one game's positions from `solve_empties` empties on by their exact scores,
 /// and the earlier ones by the first of those; returns the number solved. A game that
 /// ends before `solve_empties` keeps its result.
-fn label_game(solver: &mut Solver, game: &mut [Sample], solve_empties: u32) -> usize {
+fn label_game(solver: &mut Solver, game: &mut [Sample], labelling: Labelling) -> usize {
     let Some(first) = game
         .iter()
-        .position(|sample| sample.empties() <= solve_empties)
+        .position(|sample| sample.empties() <= labelling.solve_empties)
     else {
         return 0;
     };
@@ -280,7 +343,7 @@ fn label_game(solver: &mut Solver, game: &mut [Sample], solve_empties: u32) -> u
                 sample.player,
                 sample.opponent,
                 !0,
-                Rule::Normal,
+                labelling.rule,
                 &Stop::never(),
             )
             .expect("a solve without a stop finishes");
@@ -320,7 +383,12 @@ fn search_labels(searcher: &mut Searcher<Othello>, game: &mut [Sample], labellin
         .iter_mut()
         .filter(|sample| sample.empties() > labelling.solve_empties)
     {
-        let position = Othello::from_sides(sample.player, sample.opponent, sample.black_to_move);
+        let position = Othello::from_sides_under(
+            labelling.rule,
+            sample.player,
+            sample.opponent,
+            sample.black_to_move,
+        );
         let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
         let result = searcher.think(&position, &limits, &time, &Stop::never(), &mut |_| {});
         let searched = result.score as f32 / DISC as f32;
@@ -328,8 +396,103 @@ fn search_labels(searcher: &mut Searcher<Othello>, game: &mut [Sample], labellin
     }
 }
 
-/// Fits every phase on `samples`: the weights file's contents and a report per phase.
-pub fn fit(samples: &[Sample]) -> (Vec<i16>, Vec<String>) {
+/// Plays `count` self-play games under `labelling.rule` (see the module's header) on
+/// `labelling.threads` threads: each game's positions with a move to play, and Black's
+/// final disc margin (empties to the side with more discs).
+pub fn selfplay_games(
+    count: usize,
+    seed: u64,
+    labelling: Labelling,
+) -> Result<Vec<(Vec<GamePosition>, i32)>, String> {
+    let start = Othello::new(8, labelling.rule).map_err(|e| e.to_string())?;
+    let next = AtomicUsize::new(0);
+    let started = Instant::now();
+    let mut played: Vec<(usize, (Vec<GamePosition>, i32))> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..labelling.threads.max(1))
+            .map(|_| {
+                let (next, start) = (&next, &start);
+                scope.spawn(move || {
+                    let mut searcher = Searcher::new(start, SEARCH_MEGABYTES)?;
+                    let mut games = Vec::new();
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        if index >= count {
+                            break;
+                        }
+                        games.push((index, selfplay_game(&mut searcher, start, seed, index)));
+                        if (index + 1).is_multiple_of(5000) {
+                            log::info!(
+                                "{} of {count} self-play games, {:.0} s",
+                                index + 1,
+                                started.elapsed().as_secs_f64()
+                            );
+                        }
+                    }
+                    Ok::<_, String>(games)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| handle.join().expect("self-play thread"))
+            .collect::<Result<Vec<_>, String>>()
+            .map(|per_thread| per_thread.into_iter().flatten().collect())
+    })?;
+    played.sort_by_key(|(index, _)| *index);
+    Ok(played.into_iter().map(|(_, game)| game).collect())
+}
+
+/// Self-play game `index` of `seed` from `start`.
+fn selfplay_game(
+    searcher: &mut Searcher<Othello>,
+    start: &Othello,
+    seed: u64,
+    index: usize,
+) -> (Vec<GamePosition>, i32) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(index as u64);
+    searcher.clear();
+    let limits = Limits {
+        depth: Some(SELFPLAY_DEPTH),
+        ..Limits::default()
+    };
+    let mut game = start.clone();
+    let (mut positions, mut moves) = (Vec::with_capacity(60), Vec::new());
+    let mut ply = 0;
+    loop {
+        game.generate_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        if moves[0] != Move::PASS {
+            positions.push(GamePosition {
+                player: game.player(),
+                opponent: game.opponent(),
+                black_to_move: game.side_to_move() == Side::Black,
+            });
+        }
+        let random =
+            ply < SELFPLAY_OPENING_PLIES || rng.random_range(0..SELFPLAY_RANDOM_ONE_IN) == 0;
+        let mv = if random || moves.len() == 1 {
+            moves[rng.random_range(0..moves.len())]
+        } else {
+            let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
+            searcher
+                .think(&game, &limits, &time, &Stop::never(), &mut |_| {})
+                .best
+        };
+        game.make(mv);
+        ply += 1;
+    }
+    let margin =
+        game.discs(Side::Black).count_ones() as i32 - game.discs(Side::White).count_ones() as i32;
+    let black_diff = margin + margin.signum() * game.empties().count_ones() as i32;
+    (positions, black_diff)
+}
+
+/// Fits every phase on `samples` of `rule`: the weights file's contents and a report per
+/// phase.
+pub fn fit(samples: &[Sample], rule: Rule) -> (Vec<i16>, Vec<String>) {
     let shared = shared_index();
     let layout = &*LAYOUT;
     let mut weights = vec![0i16; PHASES * layout.phase_len];
@@ -343,7 +506,7 @@ pub fn fit(samples: &[Sample]) -> (Vec<i16>, Vec<String>) {
                     (0..PHASES)
                         .filter(|phase| phase % workers == worker)
                         .map(|phase| {
-                            let (fitted, report) = train_phase(samples, shared, phase);
+                            let (fitted, report) = train_phase(samples, shared, rule, phase);
                             (phase, fitted, report)
                         })
                         .collect::<Vec<_>>()
@@ -369,7 +532,7 @@ pub fn fit(samples: &[Sample]) -> (Vec<i16>, Vec<String>) {
 }
 
 /// One phase: CGLS on the training positions, stopped where the held-out error is least.
-fn train_phase(samples: &[Sample], shared: &[u32], phase: usize) -> (Vec<f64>, String) {
+fn train_phase(samples: &[Sample], shared: &[u32], rule: Rule, phase: usize) -> (Vec<f64>, String) {
     let layout = &*LAYOUT;
     let features = layout.instances.len() + 1;
     let low = phase as u32 * PHASE_EMPTIES;
@@ -389,9 +552,9 @@ fn train_phase(samples: &[Sample], shared: &[u32], phase: usize) -> (Vec<f64>, S
             if !in_band(sample, 0) {
                 continue;
             }
-            let hand = disc_features(sample.player, sample.opponent, !0).score(&NORMAL);
+            let hand = disc_features(sample.player, sample.opponent, !0).score(eval::weights(rule));
             hand_error += (hand as f64 / 100.0 - sample.label as f64).powi(2);
-            let before = pattern::evaluate(sample.player, sample.opponent);
+            let before = eval::evaluate_discs(sample.player, sample.opponent, !0, rule);
             before_error += (before as f64 / 100.0 - sample.label as f64).powi(2);
             (&mut held_rows, &mut held_labels)
         } else {
@@ -479,7 +642,7 @@ fn train_phase(samples: &[Sample], shared: &[u32], phase: usize) -> (Vec<f64>, S
     let held = held_labels.len().max(1) as f64;
     let report = format!(
         "phase {phase} ({low}-{high} empties): {} positions, held-out RMS error {:.2} discs \
-         (weights before {:.2}, hand-written evaluation {:.2})",
+         (evaluation before {:.2}, hand-written evaluation {:.2})",
         labels.len(),
         best_error,
         (before_error / held).sqrt(),
@@ -517,15 +680,15 @@ mod tests {
             .unwrap()
     }
 
-    /// `count` random games from `seed`: every position with a move to play (label 100),
-    /// and the index where each game starts.
-    fn random_games(seed: u64, count: usize) -> (Vec<Sample>, Vec<usize>) {
+    /// `count` random games from `seed` under `rule`: every position with a move to play
+    /// (label 100), and the index where each game starts.
+    fn random_games(rule: Rule, seed: u64, count: usize) -> (Vec<Sample>, Vec<usize>) {
         let mut rng = StdRng::seed_from_u64(seed);
         let mut moves: Vec<Move> = Vec::new();
         let (mut samples, mut starts) = (Vec::new(), Vec::new());
         for _ in 0..count {
             starts.push(samples.len());
-            let mut game = Othello::standard();
+            let mut game = Othello::new(8, rule).unwrap();
             loop {
                 game.generate_moves(&mut moves);
                 if moves.is_empty() {
@@ -548,10 +711,17 @@ mod tests {
 
     #[test]
     fn solved_labels_are_exact_and_carried_back_to_earlier_positions() {
+        for rule in [Rule::Normal, Rule::Misere] {
+            solved_labels_are_exact_under(rule);
+        }
+    }
+
+    fn solved_labels_are_exact_under(rule: Rule) {
         const SOLVE_EMPTIES: u32 = 7;
-        let (samples, starts) = random_games(5, 40);
+        let (samples, starts) = random_games(rule, 5, 40);
         let mut labelled = samples.clone();
         let labelling = Labelling {
+            rule,
             solve_empties: SOLVE_EMPTIES,
             search_depth: 0,
             threads: 1,
@@ -575,8 +745,12 @@ mod tests {
                 assert_eq!(sample.label, three.label);
             }
             for sample in &game[first..] {
-                let mut position =
-                    Othello::from_sides(sample.player, sample.opponent, sample.black_to_move);
+                let mut position = Othello::from_sides_under(
+                    rule,
+                    sample.player,
+                    sample.opponent,
+                    sample.black_to_move,
+                );
                 assert_eq!(sample.label, negamax(&mut position) as f32);
                 exact += 1;
             }
@@ -598,9 +772,10 @@ mod tests {
     fn searched_labels_are_the_mean_of_a_search_and_the_solved_label() {
         use crate::game::roles::Evaluate;
         const SOLVE_EMPTIES: u32 = 10;
-        let (samples, starts) = random_games(9, 12);
+        let (samples, starts) = random_games(Rule::Normal, 9, 12);
         let mut moves: Vec<Move> = Vec::new();
         let solved_only = Labelling {
+            rule: Rule::Normal,
             solve_empties: SOLVE_EMPTIES,
             search_depth: 0,
             threads: 1,
@@ -662,6 +837,94 @@ mod tests {
         assert!(checked > 12 * 40, "{checked}");
     }
 
+    /// Self-play games are legal, end where neither side can move, carry Black's final
+    /// margin, and are the same whatever the thread count; another seed plays others.
+    #[test]
+    fn selfplay_games_are_legal_and_repeatable() {
+        let labelling = Labelling {
+            rule: Rule::Misere,
+            solve_empties: 0,
+            search_depth: 0,
+            threads: 1,
+        };
+        let games = selfplay_games(6, 11, labelling).unwrap();
+        let by_three = selfplay_games(
+            6,
+            11,
+            Labelling {
+                threads: 3,
+                ..labelling
+            },
+        )
+        .unwrap();
+        let other_seed = selfplay_games(6, 12, labelling).unwrap();
+        let boards = |games: &[(Vec<GamePosition>, i32)]| -> Vec<Vec<(u64, u64)>> {
+            games
+                .iter()
+                .map(|(positions, _)| positions.iter().map(|p| (p.player, p.opponent)).collect())
+                .collect()
+        };
+        assert_eq!(boards(&games), boards(&by_three));
+        assert_ne!(boards(&games), boards(&other_seed));
+        let mut moves: Vec<Move> = Vec::new();
+        let state = |game: &Othello| (game.player(), game.opponent(), game.side_to_move());
+        for (positions, black_diff) in &games {
+            let mut previous = Othello::new(8, Rule::Misere).unwrap();
+            for (k, position) in positions.iter().enumerate() {
+                let here = Othello::from_sides_under(
+                    Rule::Misere,
+                    position.player,
+                    position.opponent,
+                    position.black_to_move,
+                );
+                if k > 0 {
+                    // A legal move from the last position (and a pass if it leaves only one).
+                    previous.generate_moves(&mut moves);
+                    let follows = moves.iter().any(|&mv| {
+                        let mut child = previous.clone();
+                        child.make(mv);
+                        if child.is_legal(Move::PASS) {
+                            child.make(Move::PASS);
+                        }
+                        state(&child) == state(&here)
+                    });
+                    assert!(follows, "position {k} does not follow from the one before");
+                } else {
+                    assert_eq!(state(&here), state(&previous));
+                }
+                previous = here;
+            }
+            assert!(positions.len() >= 40, "{} positions", positions.len());
+            let last = positions.last().unwrap();
+            let end = Othello::from_sides_under(
+                Rule::Misere,
+                last.player,
+                last.opponent,
+                last.black_to_move,
+            );
+            // The last position's moves lead to the end, whose margin is the game's.
+            end.generate_moves(&mut moves);
+            let margins: Vec<i32> = moves
+                .iter()
+                .filter_map(|&mv| {
+                    let mut child = end.clone();
+                    child.make(mv);
+                    let mut replies = Vec::new();
+                    child.generate_moves(&mut replies);
+                    replies.is_empty().then(|| {
+                        let diff = child.discs(crate::game::Side::Black).count_ones() as i32
+                            - child.discs(crate::game::Side::White).count_ones() as i32;
+                        diff + diff.signum() * child.empties().count_ones() as i32
+                    })
+                })
+                .collect();
+            assert!(
+                margins.contains(black_diff),
+                "{black_diff} not in {margins:?}"
+            );
+        }
+    }
+
     /// The disc difference is a sum over squares, so the patterns can express it: the fit
     /// must find it on held-out positions of random games, in every phase.
     #[test]
@@ -687,7 +950,7 @@ mod tests {
                 game.make(moves[rng.random_range(0..moves.len())]);
             }
         }
-        let (weights, _) = fit(&samples);
+        let (weights, _) = fit(&samples, Rule::Normal);
         let held: Vec<&Sample> = samples.iter().filter(|sample| sample.holdout).collect();
         let squares: f64 = held
             .iter()

@@ -102,12 +102,22 @@ impl Othello {
 
     /// An 8x8 normal-rule position with these discs for the side to move and the other.
     pub fn from_sides(player: u64, opponent: u64, black_to_move: bool) -> Othello {
+        Othello::from_sides_under(Rule::Normal, player, opponent, black_to_move)
+    }
+
+    /// [`Othello::from_sides`] under `rule`.
+    pub fn from_sides_under(
+        rule: Rule,
+        player: u64,
+        opponent: u64,
+        black_to_move: bool,
+    ) -> Othello {
         let (black, white, side) = if black_to_move {
             (player, opponent, Side::Black)
         } else {
             (opponent, player, Side::White)
         };
-        Othello::from_discs(8, Rule::Normal, black, white, side)
+        Othello::from_discs(8, rule, black, white, side)
     }
 
     fn from_discs(size: usize, rule: Rule, black: u64, white: u64, side: Side) -> Othello {
