@@ -6,7 +6,7 @@
 use std::hint::black_box;
 
 use arbor::game::gomoku::{Config, Gomoku, Opening};
-use arbor::game::othello::{Othello, bitboard, pattern};
+use arbor::game::othello::{Othello, Rule, bitboard, pattern};
 use arbor::game::{Game, Move};
 use arbor::search::tt::{Bound, TranspositionTable, TtEntry};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -68,7 +68,7 @@ fn othello(c: &mut Criterion) {
 
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function("pattern_evaluate", |b| {
-        b.iter(|| evaluate_all(&positions, pattern::evaluate))
+        b.iter(|| evaluate_all(&positions, |p, o| pattern::evaluate(Rule::Normal, p, o)))
     });
     group.bench_function("pattern_portable", |b| {
         b.iter(|| evaluate_all(&positions, pattern::evaluate_portable))
@@ -111,7 +111,7 @@ fn othello(c: &mut Criterion) {
                 let flipped = bitboard::flips(square, game.player(), game.opponent());
                 let child_player = game.opponent() ^ flipped;
                 let child_opponent = game.player() | flipped | bitboard::square_bit(square);
-                acc ^ pattern::evaluate(child_player, child_opponent)
+                acc ^ pattern::evaluate(Rule::Normal, child_player, child_opponent)
             })
         })
     });

@@ -219,7 +219,7 @@ struct Setup {
     order: OrderWeights,
     misere: bool,
     rule: Rule,
-    /// Whether the trained patterns evaluate (8x8, normal rule).
+    /// Whether the trained patterns evaluate (8x8, either rule).
     patterned: bool,
     /// ProbCut's confidence in hundredths of a standard error; 0 for an exact solve.
     selectivity: i32,
@@ -238,7 +238,7 @@ impl Setup {
             order: OrderWeights::of(size, rule),
             misere: rule == Rule::Misere,
             rule,
-            patterned: board == !0 && rule == Rule::Normal,
+            patterned: board == !0,
             selectivity: 0,
         }
     }
@@ -307,7 +307,8 @@ impl Evaluated {
     fn value(&self, setup: &Setup) -> i32 {
         if setup.patterned {
             let empties = 64 - (self.player | self.opponent).count_ones();
-            self.features.evaluate(self.first_to_move, empties)
+            self.features
+                .evaluate(setup.rule, self.first_to_move, empties)
         } else {
             evaluate_discs(self.player, self.opponent, setup.board, setup.rule)
         }

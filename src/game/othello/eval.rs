@@ -3,8 +3,8 @@
 //! count late in the game, with weights that move with the game's phase. Misère has its
 //! own weights: corners anchor discs that can never be given away, so they hurt there.
 //!
-//! `features` is the seam the tuner fits; `evaluate` hands 8x8 normal-rule positions to
-//! the trained pattern evaluation (pattern.rs) instead.
+//! `features` is the seam the tuner fits; `evaluate` hands 8x8 positions to the trained
+//! pattern evaluation (pattern.rs) instead, so these weights evaluate 4x4 and 6x6.
 
 use std::sync::LazyLock;
 
@@ -163,8 +163,8 @@ pub fn weights(rule: Rule) -> &'static Weights {
     }
 }
 
-/// The engine's evaluation: the trained patterns on 8x8 under the normal rule, the
-/// hand-written features elsewhere (no games to train misère or small boards on).
+/// The engine's evaluation: the trained patterns on 8x8 under either rule, the
+/// hand-written features on the small boards (no patterns were trained for them).
 pub fn evaluate(game: &Othello) -> i32 {
     game.pattern_evaluation().unwrap_or_else(|| {
         evaluate_discs(game.player(), game.opponent(), game.board(), game.rule())
@@ -174,8 +174,8 @@ pub fn evaluate(game: &Othello) -> i32 {
 /// `evaluate` on bare bitboards (`player` to move).
 #[inline]
 pub fn evaluate_discs(player: u64, opponent: u64, board: u64, rule: Rule) -> i32 {
-    if board == !0 && rule == Rule::Normal {
-        return super::pattern::evaluate(player, opponent);
+    if board == !0 {
+        return super::pattern::evaluate(rule, player, opponent);
     }
     disc_features(player, opponent, board).score(weights(rule))
 }

@@ -66,7 +66,7 @@ pub struct Othello {
     size: u8,
     rule: Rule,
     hash: u64,
-    /// Whether the pattern evaluation applies (8x8, normal rule): only then are
+    /// Whether the pattern evaluation applies (8x8, either rule): only then are
     /// `features` kept.
     patterned: bool,
     features: Features,
@@ -125,7 +125,7 @@ impl Othello {
             Side::Black => (black, white),
             Side::White => (white, black),
         };
-        let patterned = size == 8 && rule == Rule::Normal;
+        let patterned = size == 8;
         Othello {
             player,
             opponent,
@@ -148,12 +148,13 @@ impl Othello {
     }
 
     /// The pattern evaluation kept up to date move by move; `None` where it does not
-    /// apply (boards other than 8x8, the misère rule).
+    /// apply (boards other than 8x8).
     #[inline]
     pub fn pattern_evaluation(&self) -> Option<i32> {
         self.patterned.then(|| {
             let empties = 64 - (self.player | self.opponent).count_ones();
-            self.features.evaluate(self.side == Side::Black, empties)
+            self.features
+                .evaluate(self.rule, self.side == Side::Black, empties)
         })
     }
 
@@ -166,7 +167,7 @@ impl Othello {
             let mut features = self.features;
             features.play(self.side == Side::Black, square, flipped);
             let empties = 63 - (self.player | self.opponent).count_ones();
-            features.evaluate(self.side != Side::Black, empties)
+            features.evaluate(self.rule, self.side != Side::Black, empties)
         })
     }
 
@@ -523,6 +524,16 @@ mod tests {
     /// through random games that go forward and back, passes included.
     #[test]
     fn incremental_and_scratch_evaluations_agree() {
+        for rule in [Rule::Normal, Rule::Misere] {
+            incremental_and_scratch_evaluations_agree_under(rule);
+        }
+        // Only 8x8 has trained patterns.
+        for rule in [Rule::Normal, Rule::Misere] {
+            assert_eq!(Othello::new(6, rule).unwrap().pattern_evaluation(), None);
+        }
+    }
+
+    fn incremental_and_scratch_evaluations_agree_under(rule: Rule) {
         use rand::{Rng, SeedableRng, rngs::StdRng};
         let check = |game: &Othello| {
             let (black, white) = (game.discs(Side::Black), game.discs(Side::White));
@@ -534,7 +545,7 @@ mod tests {
             );
             assert_eq!(
                 game.pattern_evaluation(),
-                Some(pattern::evaluate(game.player(), game.opponent())),
+                Some(pattern::evaluate(rule, game.player(), game.opponent())),
                 "{}",
                 game.to_board_string()
             );
@@ -543,7 +554,8 @@ mod tests {
         let mut moves = Vec::new();
         let mut passes = 0;
         for _ in 0..200 {
-            let mut game = Othello::standard();
+            let mut game = Othello::new(8, rule).unwrap();
+            let start = game.clone();
             let mut played: Vec<(Move, OthelloUndo)> = Vec::new();
             check(&game);
             loop {
@@ -567,25 +579,31 @@ mod tests {
                 game.unmake(mv, undo);
                 check(&game);
             }
-            assert_eq!(game, Othello::standard());
+            assert_eq!(game, start);
         }
         assert!(passes > 0, "no pass was played");
-        // Only 8x8 under the normal rule has trained patterns.
-        for (size, rule) in [(8, Rule::Misere), (6, Rule::Normal)] {
-            assert_eq!(Othello::new(size, rule).unwrap().pattern_evaluation(), None);
-        }
     }
 
     /// The move order's look at a child without making it gives the evaluation the
     /// child itself has, made and from scratch.
     #[test]
     fn a_child_is_evaluated_as_if_played() {
+        for rule in [Rule::Normal, Rule::Misere] {
+            a_child_is_evaluated_as_if_played_under(rule);
+        }
+        let small = Othello::new(6, Rule::Normal).unwrap();
+        let square = small.move_mask().trailing_zeros() as usize;
+        let flipped = flips(square, small.player(), small.opponent());
+        assert_eq!(small.child_pattern_evaluation(square, flipped), None);
+    }
+
+    fn a_child_is_evaluated_as_if_played_under(rule: Rule) {
         use rand::{Rng, SeedableRng, rngs::StdRng};
         let mut rng = StdRng::seed_from_u64(23);
         let mut moves = Vec::new();
         let mut checked = 0;
         for _ in 0..60 {
-            let mut game = Othello::standard();
+            let mut game = Othello::new(8, rule).unwrap();
             loop {
                 game.generate_moves(&mut moves);
                 if moves.is_empty() {
@@ -602,7 +620,7 @@ mod tests {
                         "{}",
                         child.to_board_string()
                     );
-                    let scratch = pattern::evaluate(child.player(), child.opponent());
+                    let scratch = pattern::evaluate(rule, child.player(), child.opponent());
                     assert_eq!(seen, Some(scratch), "{}", child.to_board_string());
                     checked += 1;
                 }
@@ -611,10 +629,6 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked} children");
-        let misere = Othello::new(8, Rule::Misere).unwrap();
-        let square = misere.move_mask().trailing_zeros() as usize;
-        let flipped = flips(square, misere.player(), misere.opponent());
-        assert_eq!(misere.child_pattern_evaluation(square, flipped), None);
     }
 
     #[test]

@@ -1,11 +1,12 @@
-//! Pattern evaluation for 8x8 Othello under the normal rule, in centi-discs from the side
-//! to move's view: the sum of one learned weight per configuration of each of 46 square
-//! groups (edges, corners, lines and diagonals, each with its rotations and reflections),
-//! one weight table per phase. `arbor train` fits the weights on the WTHOR games; the
-//! shipped file `weights/normal8.bin` is its output.
+//! Pattern evaluation for 8x8 Othello, in centi-discs from the side to move's view: the
+//! sum of one learned weight per configuration of each of 46 square groups (edges,
+//! corners, lines and diagonals, each with its rotations and reflections), one weight
+//! table per phase, one set of tables per rule. `arbor train` fits the weights: the
+//! shipped `weights/normal8.bin` on the WTHOR games, `weights/misere8.bin` on self-play.
 
 use std::sync::{LazyLock, OnceLock};
 
+use super::Rule;
 use super::bitboard::{Squares, square_bit};
 use super::symmetry::Symmetry;
 
@@ -157,15 +158,11 @@ pub struct Features([u16; LANES]);
 const LANES: usize = 48;
 
 /// What [`Features`] needs at run time: per square, the placements holding it and that
-/// square's power of 3 in each; per placement, where its weights start; the shipped
-/// weights as seen by each side to move.
+/// square's power of 3 in each; per placement, where its weights start.
 struct Incremental {
     /// Per square, its power of 3 in every placement holding it (0 elsewhere).
     powers: [[u16; LANES]; 64],
     offsets: [u32; INSTANCES],
-    /// Black to move reads `views[0]` (the shipped weights), White `views[1]` (each
-    /// configuration's weight under its colour-swapped index).
-    views: [Vec<i16>; 2],
 }
 
 static INCREMENTAL: LazyLock<Incremental> = LazyLock::new(|| {
@@ -180,6 +177,21 @@ static INCREMENTAL: LazyLock<Incremental> = LazyLock::new(|| {
             powers[square as usize][index] = 3u16.pow((len - 1 - k) as u32);
         }
     }
+    Incremental { powers, offsets }
+});
+
+/// A rule's weights as each side to move reads them with [`Features`]: Black `[0]` (the
+/// weights themselves), White `[1]` (each configuration's weight under its colour-swapped
+/// index). Indexed by [`rule_index`].
+type Views = [Vec<i16>; 2];
+static VIEWS: PerRule<Views> = [
+    LazyLock::new(|| views(Rule::Normal)),
+    LazyLock::new(|| views(Rule::Misere)),
+];
+
+fn views(rule: Rule) -> Views {
+    let layout = &*LAYOUT;
+    let weights = &*WEIGHTS[rule_index(rule)];
     // Each shape's block of weights, once (its placements share it).
     let mut blocks: Vec<(usize, u32)> = layout
         .instances
@@ -187,21 +199,27 @@ static INCREMENTAL: LazyLock<Incremental> = LazyLock::new(|| {
         .map(|i| (i.offset as usize, 3u32.pow(i.len as u32)))
         .collect();
     blocks.dedup();
-    let mut swapped = WEIGHTS.clone();
+    let mut swapped = weights.clone();
     for phase in 0..PHASES {
         let base = phase * layout.phase_len;
         for &(offset, configurations) in &blocks {
             for index in 0..configurations as usize {
-                swapped[base + offset + index] = WEIGHTS[base + offset + swap_colours(index)];
+                swapped[base + offset + index] = weights[base + offset + swap_colours(index)];
             }
         }
     }
-    Incremental {
-        powers,
-        offsets,
-        views: [WEIGHTS.clone(), swapped],
+    [weights.clone(), swapped]
+}
+
+/// One lazily made value per rule, indexed by [`rule_index`].
+type PerRule<T> = [LazyLock<T, fn() -> T>; 2];
+
+fn rule_index(rule: Rule) -> usize {
+    match rule {
+        Rule::Normal => 0,
+        Rule::Misere => 1,
     }
-});
+}
 
 /// A configuration index with every 1 digit made 2 and every 2 made 1.
 fn swap_colours(mut index: usize) -> usize {
@@ -280,14 +298,15 @@ impl Features {
         }
     }
 
-    /// The shipped evaluation of this board with `empties` empty squares, Black or
+    /// The evaluation under `rule` of this board with `empties` empty squares, Black or
     /// White to move: the same value as [`evaluate`] from the mover's discs.
     #[inline]
-    pub fn evaluate(&self, black_to_move: bool, empties: u32) -> i32 {
+    pub fn evaluate(&self, rule: Rule, black_to_move: bool, empties: u32) -> i32 {
         let table = &*INCREMENTAL;
         let layout = &*LAYOUT;
         let base = phase(empties) * layout.phase_len;
-        let weights = &table.views[!black_to_move as usize][base..base + layout.phase_len];
+        let views = &*VIEWS[rule_index(rule)];
+        let weights = &views[!black_to_move as usize][base..base + layout.phase_len];
         let mut total = weights[layout.bias_index()] as i32;
         for (&offset, &index) in table.offsets.iter().zip(&self.0) {
             total += weights[(offset + index as u32) as usize] as i32;
@@ -300,24 +319,36 @@ pub fn phase(empties: u32) -> usize {
     (empties.min(60) / PHASE_EMPTIES) as usize
 }
 
-/// Weights that replace the shipped ones for this process ([`load_weights`]).
-static LOADED: OnceLock<Vec<i16>> = OnceLock::new();
+/// Per rule ([`rule_index`]), weights that replace the shipped ones for this process
+/// ([`load_weights`]).
+static LOADED: [OnceLock<Vec<i16>>; 2] = [const { OnceLock::new() }; 2];
 
-/// The weights the engine evaluates with: `PHASES` tables of `LAYOUT.phase_len`
-/// centi-disc weights, the shipped file's unless others were loaded before first use.
-static WEIGHTS: LazyLock<Vec<i16>> = LazyLock::new(|| {
-    if let Some(loaded) = LOADED.get() {
+/// Per rule ([`rule_index`]), the weights the engine evaluates with: `PHASES` tables of
+/// `LAYOUT.phase_len` centi-disc weights, the shipped file's unless others were loaded
+/// before first use.
+static WEIGHTS: PerRule<Vec<i16>> = [
+    LazyLock::new(|| rule_weights(Rule::Normal)),
+    LazyLock::new(|| rule_weights(Rule::Misere)),
+];
+
+fn rule_weights(rule: Rule) -> Vec<i16> {
+    if let Some(loaded) = LOADED[rule_index(rule)].get() {
         return loaded.clone();
     }
-    let weights = decode(include_bytes!("weights/normal8.bin")).expect("shipped weights");
+    let shipped: &[u8] = match rule {
+        Rule::Normal => include_bytes!("weights/normal8.bin"),
+        Rule::Misere => include_bytes!("weights/misere8.bin"),
+    };
+    let weights = decode(shipped).expect("shipped weights");
     assert_eq!(weights.len(), PHASES * LAYOUT.phase_len, "shipped weights");
     weights
-});
+}
 
-/// Makes the engine evaluate with the weights file `bytes` instead of the shipped one,
-/// for the rest of the process (`arbor train --search-weights`); an error when the file
-/// is not a weights file of this layout, or when the evaluation has already been used.
-pub fn load_weights(bytes: &[u8]) -> Result<(), String> {
+/// Makes the engine evaluate `rule` with the weights file `bytes` instead of the shipped
+/// one, for the rest of the process (`arbor train --search-weights`); an error when the
+/// file is not a weights file of this layout, or when that rule's evaluation has already
+/// been used.
+pub fn load_weights(rule: Rule, bytes: &[u8]) -> Result<(), String> {
     let weights = decode(bytes)?;
     let expected = PHASES * LAYOUT.phase_len;
     if weights.len() != expected {
@@ -326,19 +357,20 @@ pub fn load_weights(bytes: &[u8]) -> Result<(), String> {
             weights.len()
         ));
     }
-    LOADED
+    let index = rule_index(rule);
+    LOADED[index]
         .set(weights)
         .map_err(|_| "weights were already loaded".to_string())?;
-    if *WEIGHTS != *LOADED.get().expect("just set") {
+    if *WEIGHTS[index] != *LOADED[index].get().expect("just set") {
         return Err("the evaluation was used before the weights were loaded".into());
     }
     Ok(())
 }
 
-/// The evaluation of an 8x8 position under the normal rule, `player` to move.
+/// The evaluation of an 8x8 position under `rule`, `player` to move.
 #[inline]
-pub fn evaluate(player: u64, opponent: u64) -> i32 {
-    evaluate_with(&WEIGHTS, player, opponent)
+pub fn evaluate(rule: Rule, player: u64, opponent: u64) -> i32 {
+    evaluate_with(&WEIGHTS[rule_index(rule)], player, opponent)
 }
 
 /// The evaluation under `weights`, laid out as the shipped file's.
@@ -362,25 +394,26 @@ fn phase_weights<'a>(layout: &Layout, weights: &'a [i16], player: u64, opponent:
     &weights[base..base + layout.phase_len]
 }
 
-/// [`evaluate`] by the portable sum on any CPU, for benchmarks.
+/// [`evaluate`] under the normal rule by the portable sum on any CPU, for benchmarks.
 #[doc(hidden)]
 pub fn evaluate_portable(player: u64, opponent: u64) -> i32 {
     let layout = &*LAYOUT;
     sum_portable(
         layout,
-        phase_weights(layout, &WEIGHTS, player, opponent),
+        phase_weights(layout, &WEIGHTS[0], player, opponent),
         player,
         opponent,
     )
 }
 
-/// [`evaluate`] by PEXT even where it is microcoded, for benchmarks; `None` without BMI2.
+/// [`evaluate`] under the normal rule by PEXT even where it is microcoded, for
+/// benchmarks; `None` without BMI2.
 #[doc(hidden)]
 pub fn evaluate_pext(player: u64, opponent: u64) -> Option<i32> {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("bmi2") {
         let layout = &*LAYOUT;
-        let weights = phase_weights(layout, &WEIGHTS, player, opponent);
+        let weights = phase_weights(layout, &WEIGHTS[0], player, opponent);
         // SAFETY: the CPU has BMI2, checked just above.
         return Some(unsafe { sum_bmi2(layout, weights, player, opponent) });
     }
@@ -589,10 +622,12 @@ mod tests {
             let layout = &*LAYOUT;
             for (p, o) in random_positions(9, 300) {
                 let base = phase(64 - (p | o).count_ones()) * layout.phase_len;
-                let weights = &WEIGHTS[base..base + layout.phase_len];
-                // SAFETY: BMI2 checked above.
-                let fast = unsafe { sum_bmi2(layout, weights, p, o) };
-                assert_eq!(fast, sum_portable(layout, weights, p, o));
+                for rule_weights in &WEIGHTS {
+                    let weights = &rule_weights[base..base + layout.phase_len];
+                    // SAFETY: BMI2 checked above.
+                    let fast = unsafe { sum_bmi2(layout, weights, p, o) };
+                    assert_eq!(fast, sum_portable(layout, weights, p, o));
+                }
             }
         }
     }
@@ -627,11 +662,27 @@ mod tests {
     /// The evaluation does not depend on the board's orientation.
     #[test]
     fn evaluation_is_symmetric() {
-        for (p, o) in random_positions(7, 100) {
-            let value = evaluate(p, o);
-            for symmetry in Symmetry::ALL {
-                assert_eq!(evaluate(symmetry.apply(p, 8), symmetry.apply(o, 8)), value);
+        for rule in [Rule::Normal, Rule::Misere] {
+            for (p, o) in random_positions(7, 100) {
+                let value = evaluate(rule, p, o);
+                for symmetry in Symmetry::ALL {
+                    let (p, o) = (symmetry.apply(p, 8), symmetry.apply(o, 8));
+                    assert_eq!(evaluate(rule, p, o), value);
+                }
             }
+        }
+    }
+
+    /// Each rule evaluates with its own weights: the rule's shipped file.
+    #[test]
+    fn each_rule_has_its_own_weights() {
+        assert_ne!(*WEIGHTS[0], *WEIGHTS[1]);
+        let files = [
+            &include_bytes!("weights/normal8.bin")[..],
+            &include_bytes!("weights/misere8.bin")[..],
+        ];
+        for (weights, file) in WEIGHTS.iter().zip(files) {
+            assert_eq!(**weights, decode(file).unwrap());
         }
     }
 }
