@@ -180,16 +180,15 @@ static INCREMENTAL: LazyLock<Incremental> = LazyLock::new(|| {
     Incremental { powers, offsets }
 });
 
-/// A rule's weights as each side to move reads them with [`Features`]: Black `[0]` (the
-/// weights themselves), White `[1]` (each configuration's weight under its colour-swapped
-/// index). Indexed by [`rule_index`].
-type Views = [Vec<i16>; 2];
-static VIEWS: PerRule<Views> = [
-    LazyLock::new(|| views(Rule::Normal)),
-    LazyLock::new(|| views(Rule::Misere)),
+/// A rule's weights as White to move reads them with [`Features`] (Black reads
+/// [`WEIGHTS`]): each configuration's weight under its colour-swapped index. Indexed by
+/// [`rule_index`].
+static SWAPPED: PerRule<Vec<i16>> = [
+    LazyLock::new(|| swapped(Rule::Normal)),
+    LazyLock::new(|| swapped(Rule::Misere)),
 ];
 
-fn views(rule: Rule) -> Views {
+fn swapped(rule: Rule) -> Vec<i16> {
     let layout = &*LAYOUT;
     let weights = &*WEIGHTS[rule_index(rule)];
     // Each shape's block of weights, once (its placements share it).
@@ -199,16 +198,23 @@ fn views(rule: Rule) -> Views {
         .map(|i| (i.offset as usize, 3u32.pow(i.len as u32)))
         .collect();
     blocks.dedup();
+    let largest = blocks
+        .iter()
+        .map(|&(_, configurations)| configurations)
+        .max();
+    let swap: Vec<usize> = (0..largest.unwrap_or(0) as usize)
+        .map(swap_colours)
+        .collect();
     let mut swapped = weights.clone();
     for phase in 0..PHASES {
         let base = phase * layout.phase_len;
         for &(offset, configurations) in &blocks {
-            for index in 0..configurations as usize {
-                swapped[base + offset + index] = weights[base + offset + swap_colours(index)];
+            for (index, &from) in swap[..configurations as usize].iter().enumerate() {
+                swapped[base + offset + index] = weights[base + offset + from];
             }
         }
     }
-    [weights.clone(), swapped]
+    swapped
 }
 
 /// One lazily made value per rule, indexed by [`rule_index`].
@@ -305,8 +311,13 @@ impl Features {
         let table = &*INCREMENTAL;
         let layout = &*LAYOUT;
         let base = phase(empties) * layout.phase_len;
-        let views = &*VIEWS[rule_index(rule)];
-        let weights = &views[!black_to_move as usize][base..base + layout.phase_len];
+        let rule = rule_index(rule);
+        let view = if black_to_move {
+            &WEIGHTS[rule]
+        } else {
+            &SWAPPED[rule]
+        };
+        let weights = &view[base..base + layout.phase_len];
         let mut total = weights[layout.bias_index()] as i32;
         for (&offset, &index) in table.offsets.iter().zip(&self.0) {
             total += weights[(offset + index as u32) as usize] as i32;
