@@ -2,11 +2,12 @@
 //! arbor plays against itself, or on both, under the normal or the misère rule.
 //!
 //! Every position of every finished game is labelled with the game's final score from
-//! the side to move's view (the disc margin, negated under misère). Each phase (a band of `PHASE_EMPTIES` empties) is a
-//! ridge regression of the label on the pattern configurations, solved by conjugate
-//! gradients (CGLS); positions within `OVERLAP` empties of a band also train it, which
-//! smooths the weights from one phase to the next. Configurations that are mirror images
-//! within one pattern share a weight, so the evaluation is the same in every orientation.
+//! the side to move's view (the disc margin, negated under misère). Each phase (a band
+//! of `PHASE_EMPTIES` empties) is a ridge regression of the label on the pattern
+//! configurations, solved by conjugate gradients (CGLS); positions within `OVERLAP`
+//! empties of a band also train it, which smooths the weights from one phase to the
+//! next. Configurations that are mirror images within one pattern share a weight, so the
+//! evaluation is the same in every orientation.
 //! One game in `HOLDOUT_EVERY` is kept apart to measure the fit and to stop it.
 //!
 //! With `solve_empties` E, the labels come from the exact solver instead: each position
@@ -32,7 +33,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::game::othello::bitboard::square_bit;
-use crate::game::othello::endgame::Solver;
+use crate::game::othello::endgame::{Solver, final_margin};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -484,9 +485,7 @@ fn selfplay_game(
         game.make(mv);
         ply += 1;
     }
-    let margin =
-        game.discs(Side::Black).count_ones() as i32 - game.discs(Side::White).count_ones() as i32;
-    let black_diff = margin + margin.signum() * game.empties().count_ones() as i32;
+    let black_diff = final_margin(game.discs(Side::Black), game.discs(Side::White), 64);
     (positions, black_diff)
 }
 
