@@ -71,12 +71,18 @@ enum Commands {
     /// Builds or checks the Othello opening book.
     #[command(subcommand)]
     Book(BookCommand),
-    /// Measures Multi-ProbCut's prediction errors on WTHOR positions and prints the
-    /// table of src/game/othello/probcut.rs.
+    /// Measures Multi-ProbCut's prediction errors on WTHOR or self-play positions and
+    /// prints the rule's table of src/game/othello/probcut.rs.
     Probcut {
+        /// normal or misere: the rule the positions are searched under.
+        #[arg(long, default_value = "normal")]
+        rule: String,
         /// Directory of WTHOR `<moves> <diff>` files.
         #[arg(long)]
-        wthor: std::path::PathBuf,
+        wthor: Option<std::path::PathBuf>,
+        /// Self-play games of the rule to sample too, 0 to 10 million (0: none).
+        #[arg(long, default_value_t = 0, value_parser = bounds::selfplay_games)]
+        selfplay: usize,
         /// About how many positions to sample (one per sampled game).
         #[arg(long, default_value_t = 400, value_parser = bounds::positive)]
         positions: usize,
@@ -86,7 +92,8 @@ enum Commands {
         #[arg(long, default_value_t = 1, value_parser = bounds::number)]
         seed: u64,
         /// Measures instead the error of searches to depth 0-6 as predictions of exact
-        /// scores at 14-22 empties, for the selective endgame search.
+        /// scores at 14-22 empties, for the selective endgame search (normal rule, WTHOR
+        /// positions).
         #[arg(long)]
         endgame: bool,
     },
@@ -676,25 +683,49 @@ fn main() -> ExitCode {
             arbor::cli::book::check(file, &mut io::stdout())
         }
         Some(Commands::Probcut {
+            rule,
             wthor,
+            selfplay,
             positions,
             depth: _,
             seed,
             endgame: true,
-        }) => arbor::cli::probcut::fit_endgame(wthor, *positions, *seed, &mut io::stdout()),
+        }) => match (rule.parse::<arbor::game::othello::Rule>(), wthor) {
+            (Err(e), _) => Err(e.to_string()),
+            (Ok(arbor::game::othello::Rule::Misere), _) | (_, None) => {
+                Err("--endgame samples WTHOR positions under the normal rule: give --wthor, not --rule misere".into())
+            }
+            (Ok(_), Some(_)) if *selfplay > 0 => {
+                Err("--endgame samples WTHOR positions only: no --selfplay".into())
+            }
+            (Ok(_), Some(wthor)) => {
+                arbor::cli::probcut::fit_endgame(wthor, *positions, *seed, &mut io::stdout())
+            }
+        },
         Some(Commands::Probcut {
+            rule,
             wthor,
+            selfplay,
             positions,
             depth,
             seed,
             endgame: false,
-        }) => arbor::cli::probcut::fit(
-            wthor,
-            *positions,
-            (*depth).min(60) as u32,
-            *seed,
-            &mut io::stdout(),
-        ),
+        }) => rule
+            .parse::<arbor::game::othello::Rule>()
+            .map_err(|e| e.to_string())
+            .and_then(|rule| {
+                arbor::cli::probcut::fit(
+                    arbor::cli::train::Corpus {
+                        wthor: wthor.as_deref(),
+                        selfplay: *selfplay,
+                        seed: *seed,
+                    },
+                    rule,
+                    *positions,
+                    (*depth).min(60) as u32,
+                    &mut io::stdout(),
+                )
+            }),
         Some(Commands::Tune {
             rule,
             wthor,

@@ -143,6 +143,23 @@ fn every_number_of_every_subcommand_is_checked() {
             "unknown othello rule 'reversed'",
         ),
         (vec!["train"], "nothing to train on"),
+        (vec!["probcut"], "nothing to sample"),
+        (
+            vec!["probcut", "--selfplay", "5", "--rule", "reversed"],
+            "unknown othello rule 'reversed'",
+        ),
+        (
+            vec!["probcut", "--selfplay", "10000001"],
+            "10000001 is outside 0..=10000000",
+        ),
+        (
+            vec!["probcut", "--endgame", "--rule", "misere", "--wthor", "x"],
+            "--endgame samples WTHOR positions under the normal rule",
+        ),
+        (
+            vec!["probcut", "--endgame", "--wthor", "x", "--selfplay", "3"],
+            "--endgame samples WTHOR positions only",
+        ),
         (vec!["tune", "--selfplay", "0"], "0 is outside 1..="),
         (vec!["tune", "--selfplay=-3"], not_integer),
         (vec!["tune", "--seed", "1.5"], not_integer),

@@ -1,18 +1,20 @@
 //! `arbor probcut`: measures how well a shallow search predicts a deep one on 8x8
-//! Othello, for Multi-ProbCut. Positions come from the WTHOR tournament games (one per
-//! sampled game, its empty count drawn between the phases' bounds); each is searched
-//! full-width by iterative deepening, and for every depth the difference between its
-//! score and the score at `shallow_depth(depth)` gives the error of the prediction. The
-//! table of standard errors per phase and depth is printed as the Rust constant of
-//! `src/game/othello/probcut.rs`.
+//! Othello, for Multi-ProbCut, under either rule. Positions come from the WTHOR
+//! tournament games, from self-play games of the rule (as `arbor train` plays them) or
+//! both: one per sampled game, its empty count drawn between the phases' bounds. Each is
+//! searched full-width by iterative deepening under the rule, and for every depth the
+//! difference between its score and the score at `shallow_depth(depth)` gives the error
+//! of the prediction. The table of standard errors per phase and depth is printed as the
+//! rule's Rust constant of `src/game/othello/probcut.rs`.
 
 use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use super::train::{Corpus, Labelling, selfplay_games};
 use super::tune::{GamePosition, replay_wthor};
-use crate::game::othello::Othello;
 use crate::game::othello::probcut::{MIN_DEPTH, PHASES, phase, shallow_depth};
+use crate::game::othello::{Othello, Rule};
 use crate::game::roles::{Score, ScoreValue};
 use crate::limits::Limits;
 use crate::search::Searcher;
@@ -77,22 +79,41 @@ fn log_progress(done: usize, total: usize, started: Instant) {
     }
 }
 
-/// About `positions` positions of the games in `wthor`, chosen by `seed`: each game is
-/// taken with probability positions / games, at an empty count drawn from `empties`.
-/// Also returns the number of games.
+/// About `positions` positions of the corpus's games (the WTHOR games, then the
+/// self-play games of `rule`), chosen by the corpus's seed: each game is taken with
+/// probability positions / games, at an empty count drawn from `empties`. Also returns
+/// the number of games.
 fn sample_positions(
-    wthor: &Path,
+    corpus: Corpus,
+    rule: Rule,
     positions: usize,
-    seed: u64,
     empties: std::ops::RangeInclusive<u32>,
 ) -> Result<(Vec<GamePosition>, usize), String> {
-    let games = replay_wthor(wthor, |_, _| {})?;
+    let wthor_games = match corpus.wthor {
+        Some(wthor) => replay_wthor(wthor, |_, _| {})?,
+        None => 0,
+    };
+    let selfplay = if corpus.selfplay > 0 {
+        let labelling = Labelling {
+            rule,
+            solve_empties: 0,
+            search_depth: 0,
+            threads: crate::bounds::available_threads(),
+        };
+        selfplay_games(corpus.selfplay, corpus.seed, labelling)?
+    } else {
+        Vec::new()
+    };
+    let games = wthor_games + selfplay.len();
+    if games == 0 {
+        return Err("nothing to sample: give --wthor, --selfplay or both".into());
+    }
     let (low, high) = (*empties.start(), *empties.end());
     let mut sample: Vec<GamePosition> = Vec::with_capacity(positions);
     let mut index = 0u64;
-    replay_wthor(wthor, |game, _| {
+    let mut pick = |game: &[GamePosition]| {
         index += 1;
-        let hash = mix(seed ^ mix(index));
+        let hash = mix(corpus.seed ^ mix(index));
         if (hash % games as u64) as usize >= positions {
             return;
         }
@@ -103,25 +124,32 @@ fn sample_positions(
         {
             sample.push(*position);
         }
-    })?;
+    };
+    if let Some(wthor) = corpus.wthor {
+        replay_wthor(wthor, |game, _| pick(game))?;
+    }
+    for (game, _) in &selfplay {
+        pick(game);
+    }
     Ok((sample, games))
 }
 
-/// Samples `positions` positions of the games in `wthor` (chosen by `seed`), searches
-/// each to `depth` and prints the error table to `out`.
+/// Samples `positions` positions of the corpus's games, searches each to `depth` under
+/// `rule` and prints the error table to `out`.
 pub fn fit(
-    wthor: &Path,
+    corpus: Corpus,
+    rule: Rule,
     positions: usize,
     depth: u32,
-    seed: u64,
     out: &mut dyn Write,
 ) -> Result<(), String> {
     if depth <= MIN_DEPTH {
         return Err(format!("--depth must be above {MIN_DEPTH}"));
     }
-    let (sample, games) = sample_positions(wthor, positions, seed, MIN_EMPTIES..=MAX_EMPTIES)?;
+    let (sample, games) = sample_positions(corpus, rule, positions, MIN_EMPTIES..=MAX_EMPTIES)?;
     let mut errors = vec![vec![Errors::default(); (depth + 1) as usize]; PHASES];
-    let mut searcher = Searcher::new(&Othello::standard(), 64)?;
+    let start = Othello::new(8, rule).map_err(|e| e.to_string())?;
+    let mut searcher = Searcher::new(&start, 64)?;
     searcher.set_selective(false);
     let limits = Limits {
         depth: Some(depth),
@@ -129,7 +157,12 @@ pub fn fit(
     };
     let started = Instant::now();
     for (done, position) in sample.iter().enumerate() {
-        let game = Othello::from_sides(position.player, position.opponent, position.black_to_move);
+        let game = Othello::from_sides_under(
+            rule,
+            position.player,
+            position.opponent,
+            position.black_to_move,
+        );
         let mut scores = vec![None; (depth + 1) as usize];
         let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
         searcher.think(&game, &limits, &time, &Stop::never(), &mut |report| {
@@ -150,8 +183,11 @@ pub fn fit(
     let w = |e: std::io::Error| e.to_string();
     writeln!(
         out,
-        "// arbor probcut --positions {positions} --depth {depth} --seed {seed}: {} positions of {games} games",
-        sample.len()
+        "// arbor probcut --rule {} --positions {positions} --depth {depth} --seed {}: {} positions of {games} games ({} self-play)",
+        rule.name(),
+        corpus.seed,
+        sample.len(),
+        corpus.selfplay
     )
     .map_err(w)?;
     for (p, row) in errors.iter().enumerate() {
@@ -185,13 +221,17 @@ pub fn fit_endgame(
     seed: u64,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    use crate::game::othello::Rule;
     use crate::game::othello::endgame::Solver;
     use crate::game::othello::search::DISC;
     use crate::game::roles::Evaluate;
 
     let (low, high) = (*ENDGAME_EMPTIES.start(), *ENDGAME_EMPTIES.end());
-    let (sample, games) = sample_positions(wthor, positions, seed, ENDGAME_EMPTIES)?;
+    let corpus = Corpus {
+        wthor: Some(wthor),
+        selfplay: 0,
+        seed,
+    };
+    let (sample, games) = sample_positions(corpus, Rule::Normal, positions, ENDGAME_EMPTIES)?;
     let rows = (high - low + 1) as usize;
     let mut errors = vec![vec![Errors::default(); ENDGAME_MAX_SHALLOW as usize + 1]; rows];
     let mut searcher = Searcher::new(&Othello::standard(), 16)?;

@@ -610,20 +610,27 @@ pub(crate) mod tests {
         }
     }
 
-    /// Multi-ProbCut cuts 8x8 midgame searches short (fewer nodes to the same depth,
-    /// legal moves) and leaves exact solves alone.
+    /// Multi-ProbCut cuts 8x8 midgame searches short under either rule (fewer nodes to
+    /// the same depth, legal moves) and leaves exact solves alone.
     #[test]
     fn probcut_prunes_the_midgame_and_not_the_solve() {
+        for rule in [Rule::Normal, Rule::Misere] {
+            probcut_prunes_the_midgame_and_not_the_solve_under(rule);
+        }
+    }
+
+    fn probcut_prunes_the_midgame_and_not_the_solve_under(rule: Rule) {
+        let start = Othello::new(8, rule).unwrap();
         let mut rng = rand::rngs::StdRng::seed_from_u64(8);
         let (mut selective_nodes, mut full_nodes) = (0, 0);
         for plies in [12, 20, 28, 36, 44] {
-            let mut game = Othello::standard();
+            let mut game = start.clone();
             let mut moves = Vec::new();
             while game.empties().count_ones() > 60 - plies {
                 game.generate_moves(&mut moves);
                 game.make(moves[rng.random_range(0..moves.len())]);
                 if game.outcome().is_some() {
-                    game = Othello::standard();
+                    game = start.clone();
                 }
             }
             let limits = Limits {
@@ -644,10 +651,10 @@ pub(crate) mod tests {
         }
         assert!(
             selective_nodes * 10 < full_nodes * 9,
-            "{selective_nodes} nodes with ProbCut, {full_nodes} without"
+            "{rule:?}: {selective_nodes} nodes with ProbCut, {full_nodes} without"
         );
         for seed in 0..4usize {
-            let mut game = Othello::standard();
+            let mut game = start.clone();
             let mut moves = Vec::new();
             while game.empties().count_ones() > 16 {
                 game.generate_moves(&mut moves);
@@ -668,7 +675,7 @@ pub(crate) mod tests {
                     searcher.solve(&game, &Stop::never(), &mut |_| {}).unwrap()
                 })
                 .collect();
-            assert_eq!(proofs[0].lower, proofs[1].lower);
+            assert_eq!(proofs[0].lower, proofs[1].lower, "{rule:?}");
             assert!(proofs[0].is_exact());
         }
     }

@@ -1,8 +1,9 @@
-//! Multi-ProbCut for 8x8 Othello under the normal rule (Buro's selective search, as
-//! Logistello, Edax and Egaroucid use it): a search to `depth` is predicted by one to
-//! `shallow_depth(depth)`, whose error was measured on tournament positions by
-//! `arbor probcut` (see README), per phase and depth.
+//! Multi-ProbCut for 8x8 Othello (Buro's selective search, as Logistello, Edax and
+//! Egaroucid use it): a search to `depth` is predicted by one to `shallow_depth(depth)`,
+//! whose error was measured by `arbor probcut` (see README) per rule, phase and depth:
+//! on tournament positions under the normal rule, on self-play positions under misère.
 
+use super::Rule;
 use crate::game::roles::{ProbCut, Score};
 
 /// Below this depth a node is searched in full.
@@ -37,29 +38,45 @@ pub fn phase(empties: u32) -> usize {
         .unwrap_or(PHASES - 1)
 }
 
-/// The cut for a null-window search to `depth` with `empties` empty squares.
-pub fn probcut(empties: u32, depth: u32) -> Option<ProbCut> {
+/// The cut for a null-window search to `depth` under `rule` with `empties` empty squares.
+pub fn probcut(rule: Rule, empties: u32, depth: u32) -> Option<ProbCut> {
     if depth < MIN_DEPTH || empties <= MIN_EMPTIES {
         return None;
     }
     let row = (depth.min(MAX_FITTED_DEPTH) - MIN_DEPTH) as usize;
-    let sigma = SIGMA[phase(empties)][row];
+    let table = match rule {
+        Rule::Normal => &SIGMA_NORMAL,
+        Rule::Misere => &SIGMA_MISERE,
+    };
+    let sigma = table[phase(empties)][row];
     Some(ProbCut {
         shallow: shallow_depth(depth),
         margin: sigma * CONFIDENCE_PERCENT / 100,
     })
 }
 
+type SigmaTable = [[Score; (MAX_FITTED_DEPTH - MIN_DEPTH + 1) as usize]; PHASES];
+
 /// The standard error (centi-discs) of the shallow search's result as a prediction of
 /// the deep one, `[phase][depth - MIN_DEPTH]`, printed by `arbor probcut`.
 // arbor probcut --wthor ../shared/data/othello/games/wthor --positions 1000 --depth 12:
 // 993 positions of 137,135 games (57 minutes on a shared core).
 #[rustfmt::skip]
-const SIGMA: [[Score; (MAX_FITTED_DEPTH - MIN_DEPTH + 1) as usize]; PHASES] = [
+const SIGMA_NORMAL: SigmaTable = [
     [296, 277, 355, 334, 272, 267, 296, 295, 244, 234],
     [391, 317, 447, 356, 316, 280, 352, 303, 313, 268],
     [384, 323, 458, 426, 406, 391, 433, 402, 389, 330],
     [430, 425, 528, 516, 503, 487, 574, 563, 562, 556],
+];
+
+// arbor probcut --rule misere --selfplay 2000 --positions 400 --depth 12 --seed 1: 359
+// positions of 2000 self-play games (11 minutes on a shared core).
+#[rustfmt::skip]
+const SIGMA_MISERE: SigmaTable = [
+    [110, 93, 130, 112, 96, 92, 111, 104, 88, 79],
+    [119, 110, 148, 140, 129, 113, 144, 140, 118, 108],
+    [177, 144, 189, 197, 182, 155, 195, 152, 138, 129],
+    [218, 218, 271, 258, 216, 196, 256, 219, 198, 183],
 ];
 
 #[cfg(test)]

@@ -57,11 +57,11 @@ impl Evaluate for Othello {
     }
 
     fn probcut(&self, depth: u32) -> Option<ProbCut> {
-        // Fitted for the trained evaluation only.
-        if self.rule() != Rule::Normal || self.board() != !0 {
+        // Fitted for the trained evaluations (8x8) only.
+        if self.board() != !0 {
             return None;
         }
-        probcut::probcut(self.empties().count_ones(), depth)
+        probcut::probcut(self.rule(), self.empties().count_ones(), depth)
     }
 
     /// Corners first and the opponent's replies fewest (fastest first); from
