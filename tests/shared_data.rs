@@ -276,7 +276,7 @@ fn vcf_puzzles(text: &str) -> Result<(), Failed> {
 fn vct_puzzles(text: &str) -> Result<(), Failed> {
     let (solved, total, vct) = run_puzzles(text, 100_000, Kind::Vct);
     assert_eq!(total, 355);
-    assert!(solved >= 300, "{solved}/{total} solved within 100k nodes");
+    assert!(solved >= 330, "{solved}/{total} solved within 100k nodes");
     assert_eq!(vct, solved, "these puzzles have no VCF");
     Ok(())
 }

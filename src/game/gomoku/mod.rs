@@ -690,6 +690,13 @@ impl Gomoku {
 
     /// Hands the move to the other side without a stone: not a legal move in these
     /// games, but what threat analysis asks ("what if the defender did nothing").
+    /// The hash after `mv` when it captures nothing (every move outside Pente), without
+    /// making it.
+    pub fn hash_after(&self, mv: Move) -> u64 {
+        debug_assert!(self.capture_mask(mv.square()) == 0);
+        self.hash ^ stone_key(self.side, mv.square()) ^ SIDE_KEY
+    }
+
     pub fn pass_turn(&mut self) {
         self.side = self.side.opponent();
         self.hash ^= SIDE_KEY;

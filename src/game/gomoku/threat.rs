@@ -5,6 +5,10 @@
 //! defender may block any point where the attacker would make a four, or counter with
 //! a four of its own (and capture, at Pente), and every such defence must lose.
 //! Failed positions are remembered with the budget they failed under.
+//!
+//! A solve tries VCF, then VCT by iterative deepening over threats along the lines of
+//! the attacker's last stone (short wins), then, outside Pente, VCT by depth-first
+//! proof-number search over every threat on the board (long wins).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -20,6 +24,11 @@ use crate::stop::Stop;
 pub const MAX_VCF: u32 = 60;
 /// Threats (fours and open threes) a VCT may make before its five.
 pub const MAX_VCT_DEPTH: u32 = 12;
+/// A solve's first VCT phase (iterative deepening) may take this share of the nodes
+/// and time left before the proof-number search takes over, or `SHORT_VCT_NODES`
+/// when the solve is unlimited.
+const SHORT_VCT_SHARE: u64 = 4;
+const SHORT_VCT_NODES: u64 = 1_000_000;
 /// Fours a quiet move may threaten to win with, to count as a threat.
 const QUIET_THREAT_VCF: u32 = 6;
 /// How far along the lines through the attacker's last stone its next threat may go.
@@ -38,6 +47,9 @@ pub enum Kind {
 
 pub struct ThreatSolver<'a> {
     pub nodes: u64,
+    /// Where the current phase of a solve stops, within `stop`'s limit.
+    cap: u64,
+    cap_time: Option<std::time::Instant>,
     stop: &'a Stop,
     stopped: bool,
     attacker: Side,
@@ -147,6 +159,8 @@ impl<'a> ThreatSolver<'a> {
     pub fn new(attacker: Side, stop: &'a Stop) -> ThreatSolver<'a> {
         ThreatSolver {
             nodes: 0,
+            cap: u64::MAX,
+            cap_time: None,
             stop,
             stopped: false,
             attacker,
@@ -165,7 +179,35 @@ impl<'a> ThreatSolver<'a> {
         if let Some(line) = self.vcf(&mut work, MAX_VCF) {
             return Some((line, Kind::Vcf));
         }
-        self.vct(&mut work, MAX_VCT_DEPTH)
+        if game.config.family == Family::Pente {
+            return self
+                .vct(&mut work, MAX_VCT_DEPTH)
+                .map(|line| (line, Kind::Vct));
+        }
+        // Short wins come fastest from iterative deepening along the lines of the
+        // attacker's last stone; long ones from the proof-number search.
+        let now = std::time::Instant::now();
+        let limit = self.stop.node_limit();
+        self.cap = match (limit, self.stop.deadline()) {
+            (u64::MAX, None) => self.nodes + SHORT_VCT_NODES,
+            (u64::MAX, Some(_)) => u64::MAX,
+            (limit, _) => self.nodes + limit.saturating_sub(self.nodes) / SHORT_VCT_SHARE,
+        };
+        self.cap_time = self
+            .stop
+            .deadline()
+            .map(|deadline| now + deadline.saturating_duration_since(now) / SHORT_VCT_SHARE as u32);
+        let short = self.vct(&mut work, MAX_VCT_DEPTH);
+        self.cap = u64::MAX;
+        self.cap_time = None;
+        if short.is_some() {
+            return short.map(|line| (line, Kind::Vct));
+        }
+        self.stopped = self.nodes >= self.stop.node_limit() || self.stop.check(self.nodes);
+        if self.stopped {
+            return None;
+        }
+        self.vct_proof_number(&mut work)
             .map(|line| (line, Kind::Vct))
     }
 
@@ -208,8 +250,12 @@ impl<'a> ThreatSolver<'a> {
 
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes >= self.stop.node_limit()
-            || (self.nodes & 1023 == 0 && self.stop.check(self.nodes))
+        if self.nodes >= self.stop.node_limit().min(self.cap)
+            || (self.nodes & 1023 == 0
+                && (self.stop.check(self.nodes)
+                    || self
+                        .cap_time
+                        .is_some_and(|time| std::time::Instant::now() >= time)))
         {
             self.stopped = true;
         }
@@ -410,28 +456,45 @@ impl<'a> ThreatSolver<'a> {
         None
     }
 
-    /// Defender to move after an attacker's threat: a five to block, or an open four to
-    /// stop (at the points where the attacker would make a four, or with a four of its
-    /// own, or a capture at Pente). Every defence must lose.
+    /// Defender to move after an attacker's threat: every defence must lose.
     fn vct_defend(
         &mut self,
         game: &mut Gomoku,
         depth: u32,
         last: Option<usize>,
     ) -> Option<Vec<Move>> {
+        match self.defences(game) {
+            Defences::AttackerWins(line) => Some(line),
+            Defences::NoThreat => None,
+            Defences::Moves(replies) => self.all_replies_lose(
+                game,
+                &replies,
+                &mut |solver: &mut Self, game: &mut Gomoku| solver.vct_attack(game, depth, last),
+            ),
+        }
+    }
+
+    /// Defender to move after an attacker's threat: a five to block, or an open four to
+    /// stop (at the points where the attacker would make a four, or with a four of its
+    /// own, or a capture at Pente).
+    fn defences(&mut self, game: &mut Gomoku) -> Defences {
         if let Some(outcome) = game.outcome() {
-            return (outcome.winner == Some(self.attacker)).then(Vec::new);
+            return if outcome.winner == Some(self.attacker) {
+                Defences::AttackerWins(Vec::new())
+            } else {
+                Defences::NoThreat
+            };
         }
         let attacker = self.attacker;
         let defender = attacker.opponent();
         if game.threat_count(defender, Threat::Five) > 0 {
-            return None;
+            return Defences::NoThreat;
         }
         let pente = game.config.family == Family::Pente;
         let mut replies = Vec::new();
         game.threat_fields(attacker, Threat::Five, &mut replies);
         if replies.len() >= 2 && !pente {
-            return Some(vec![replies[1], replies[0]]);
+            return Defences::AttackerWins(vec![replies[1], replies[0]]);
         }
         if replies.is_empty() {
             // Against an open-four threat only a four of its own helps the defender;
@@ -439,12 +502,15 @@ impl<'a> ThreatSolver<'a> {
             let mut counter = Threat::Four;
             if game.threat_count(attacker, Threat::OpenFour) == 0 {
                 if game.threat_count(attacker, Threat::Four) == 0 {
-                    return None;
+                    return Defences::NoThreat;
                 }
                 game.pass_turn();
                 let threat = self.vcf(game, QUIET_THREAT_VCF);
                 game.pass_turn();
-                replies = threat?;
+                let Some(line) = threat else {
+                    return Defences::NoThreat;
+                };
+                replies = line;
                 counter = Threat::Three;
             }
             let mut more = Vec::new();
@@ -458,12 +524,310 @@ impl<'a> ThreatSolver<'a> {
         }
         replies.sort_unstable();
         replies.dedup();
-        self.all_replies_lose(
-            game,
-            &replies,
-            &mut |solver: &mut Self, game: &mut Gomoku| solver.vct_attack(game, depth, last),
-        )
+        replies.retain(|&mv| game.is_legal(mv));
+        Defences::Moves(replies)
     }
+}
+
+/// Proof and disproof numbers: `proof == 0` is a proven win for the attacker,
+/// `disproof == 0` a position with no win by threats within the search's rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Numbers {
+    proof: u32,
+    disproof: u32,
+}
+
+/// Larger than any real count; sums saturate at it.
+const INFINITE: u32 = u32::MAX / 4;
+const WON: Numbers = Numbers {
+    proof: 0,
+    disproof: INFINITE,
+};
+const NOT_WON: Numbers = Numbers {
+    proof: INFINITE,
+    disproof: 0,
+};
+const UNKNOWN: Numbers = Numbers {
+    proof: 1,
+    disproof: 1,
+};
+
+/// Positions the proof-number search remembers before it starts over: the most a map
+/// of 2^20 buckets holds (about 25 MB).
+const MAX_PROOF_ENTRIES: usize = 900_000;
+/// Threats (fours and threes) the proof-number search allows before the five.
+pub const MAX_PN_THREATS: u32 = 24;
+/// Of those, how many first ones may be quiet threats (a three that threatens
+/// continuous fours): later, only fours and open threes.
+const QUIET_FIRST: u32 = 2;
+
+fn add(a: u32, b: u32) -> u32 {
+    a.saturating_add(b).min(INFINITE)
+}
+
+/// The attacker's choices, attacker to move.
+enum Attacks {
+    Won,
+    NotWon,
+    Moves(Vec<Move>, Forced),
+}
+
+/// Whether the attacker's only move is a forced block (which spends no threat).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Forced {
+    Block,
+    Threats,
+}
+
+impl ThreatSolver<'_> {
+    /// A win by threats (fours and threes) found by depth-first proof-number search
+    /// (df-pn): it follows the narrowest forcing lines first, so it reaches much longer
+    /// wins than the iterative deepening of `vct`. Threats anywhere on the board are
+    /// tried (see `QUIET_FIRST`). The line is a winning one, not necessarily the
+    /// shortest. Gomoku only (no
+    /// captures, so positions are keyed without making moves).
+    pub fn vct_proof_number(&mut self, game: &mut Gomoku) -> Option<Vec<Move>> {
+        debug_assert!(game.config.family != Family::Pente);
+        let mut table = ProofTable::default();
+        let root = Numbers {
+            proof: INFINITE,
+            disproof: INFINITE,
+        };
+        let numbers = self.mid(game, &mut table, true, root, MAX_PN_THREATS);
+        if numbers.proof != 0 {
+            return None;
+        }
+        self.proven_line(game, &table)
+    }
+
+    fn attacks(&mut self, game: &Gomoku, threats: u32) -> Attacks {
+        if let Some(outcome) = game.outcome() {
+            return if outcome.winner == Some(self.attacker) {
+                Attacks::Won
+            } else {
+                Attacks::NotWon
+            };
+        }
+        let me = self.attacker;
+        if game.threat_count(me, Threat::Five) > 0 {
+            return Attacks::Won;
+        }
+        let mut cells = Vec::new();
+        game.threat_fields(me.opponent(), Threat::Five, &mut cells);
+        match cells.len() {
+            0 => {}
+            1 if game.is_legal(cells[0]) => return Attacks::Moves(cells, Forced::Block),
+            _ => return Attacks::NotWon,
+        }
+        if threats == 0 {
+            return Attacks::NotWon;
+        }
+        let weakest = if threats + QUIET_FIRST > MAX_PN_THREATS {
+            Threat::Three
+        } else {
+            Threat::OpenThree
+        };
+        game.threat_fields(me, weakest, &mut cells);
+        cells.retain(|&mv| game.is_legal(mv));
+        if cells.is_empty() {
+            return Attacks::NotWon;
+        }
+        cells.sort_by_key(|&mv| {
+            std::cmp::Reverse((game.threat(me, mv.square()), game.value(me, mv.square())))
+        });
+        Attacks::Moves(cells, Forced::Threats)
+    }
+
+    /// The df-pn "multiple iterative deepening" step: searches below `game` until its
+    /// numbers reach `limit` (either of them), and stores them.
+    fn mid(
+        &mut self,
+        game: &mut Gomoku,
+        table: &mut ProofTable,
+        attacker_to_move: bool,
+        limit: Numbers,
+        threats: u32,
+    ) -> Numbers {
+        let key = game.hash();
+        if self.tick() {
+            return table.numbers(key, threats);
+        }
+        let (moves, child_threats) = if attacker_to_move {
+            match self.attacks(game, threats) {
+                Attacks::Won => return table.store(key, WON, threats),
+                Attacks::NotWon => return table.store(key, NOT_WON, threats),
+                Attacks::Moves(moves, Forced::Block) => (moves, threats),
+                Attacks::Moves(moves, Forced::Threats) => (moves, threats - 1),
+            }
+        } else {
+            match self.defences(game) {
+                Defences::AttackerWins(_) => return table.store(key, WON, threats),
+                Defences::NoThreat => return table.store(key, NOT_WON, threats),
+                Defences::Moves(moves) if moves.is_empty() => {
+                    return table.store(key, NOT_WON, threats);
+                }
+                Defences::Moves(moves) => (moves, threats),
+            }
+        };
+        loop {
+            // The node's numbers from its children's: the attacker needs one child
+            // proven, the defender one child disproven.
+            let (mut sum, mut best, mut best_index, mut second) = (0, INFINITE + 1, 0, INFINITE);
+            for (index, &mv) in moves.iter().enumerate() {
+                let child = table
+                    .get(game.hash_after(mv), child_threats)
+                    .unwrap_or_else(|| self.first_numbers(game, mv, attacker_to_move));
+                let (chosen_by, summed) = if attacker_to_move {
+                    (child.proof, child.disproof)
+                } else {
+                    (child.disproof, child.proof)
+                };
+                sum = add(sum, summed);
+                if chosen_by < best {
+                    second = best.min(INFINITE);
+                    best = chosen_by;
+                    best_index = index;
+                } else if chosen_by < second {
+                    second = chosen_by;
+                }
+            }
+            let numbers = if attacker_to_move {
+                Numbers {
+                    proof: best,
+                    disproof: sum,
+                }
+            } else {
+                Numbers {
+                    proof: sum,
+                    disproof: best,
+                }
+            };
+            if numbers.proof >= limit.proof || numbers.disproof >= limit.disproof || self.stopped {
+                return table.store(key, numbers, threats);
+            }
+            let mv = moves[best_index];
+            let child = table
+                .get(game.hash_after(mv), child_threats)
+                .unwrap_or_else(|| self.first_numbers(game, mv, attacker_to_move));
+            // The 1 + epsilon trick: a child keeps the search a little past the
+            // point where its sibling would be as good, to avoid switching back and forth.
+            let widened = add(second, second / 4 + 1);
+            let child_limit = if attacker_to_move {
+                Numbers {
+                    proof: limit.proof.min(widened),
+                    disproof: add(limit.disproof.saturating_sub(sum), child.disproof),
+                }
+            } else {
+                Numbers {
+                    proof: add(limit.proof.saturating_sub(sum), child.proof),
+                    disproof: limit.disproof.min(widened),
+                }
+            };
+            let undo = game.make(mv);
+            self.mid(game, table, !attacker_to_move, child_limit, child_threats);
+            game.unmake(mv, undo);
+            if self.stopped {
+                return table.numbers(key, threats);
+            }
+        }
+    }
+
+    /// A child's numbers before it is searched: a four leaves one reply, a three a few.
+    fn first_numbers(&self, game: &Gomoku, mv: Move, attacker_to_move: bool) -> Numbers {
+        if !attacker_to_move {
+            return UNKNOWN;
+        }
+        let proof = match game.threat(self.attacker, mv.square()) {
+            Threat::Five | Threat::OpenFour | Threat::Four | Threat::FourThree => 1,
+            Threat::OpenThree | Threat::DoubleThree => 3,
+            _ => 6,
+        };
+        Numbers { proof, disproof: 1 }
+    }
+
+    /// Follows the proven children from the root: the attacker's proven move, and any
+    /// defence, to the five.
+    fn proven_line(&mut self, game: &Gomoku, table: &ProofTable) -> Option<Vec<Move>> {
+        let mut work = game.clone();
+        let mut line = Vec::new();
+        let mut threats = MAX_PN_THREATS;
+        let proven = |work: &Gomoku, mv: Move| table.numbers(work.hash_after(mv), 0).proof == 0;
+        loop {
+            if work.outcome().is_some() {
+                break;
+            }
+            let mv = if work.side_to_move() == self.attacker {
+                let mut fives = Vec::new();
+                work.threat_fields(self.attacker, Threat::Five, &mut fives);
+                if let Some(&five) = fives.first() {
+                    line.push(five);
+                    break;
+                }
+                match self.attacks(&work, threats) {
+                    Attacks::Moves(moves, forced) => {
+                        if forced == Forced::Threats {
+                            threats -= 1;
+                        }
+                        moves.into_iter().find(|&mv| proven(&work, mv))?
+                    }
+                    _ => return None,
+                }
+            } else {
+                match self.defences(&mut work) {
+                    Defences::AttackerWins(rest) => {
+                        line.extend(rest);
+                        break;
+                    }
+                    Defences::NoThreat => return None,
+                    Defences::Moves(moves) => moves.into_iter().find(|&mv| proven(&work, mv))?,
+                }
+            };
+            work.make(mv);
+            line.push(mv);
+        }
+        Some(line)
+    }
+}
+
+/// The proof-number search's positions: their numbers, and the threats that were left
+/// when they were stored, since a position out of threats is not won but may be with more.
+#[derive(Default)]
+struct ProofTable {
+    entries: HashMap<u64, (Numbers, u32), ZobristHasher>,
+}
+
+impl ProofTable {
+    /// What is known of `key` with `threats` left.
+    fn numbers(&self, key: u64, threats: u32) -> Numbers {
+        self.get(key, threats).unwrap_or(UNKNOWN)
+    }
+
+    /// What is known of `key` with `threats` left, if anything: a position that ran out
+    /// of fewer threats is not known.
+    fn get(&self, key: u64, threats: u32) -> Option<Numbers> {
+        match self.entries.get(&key) {
+            Some(&(numbers, stored)) if numbers.disproof != 0 || stored >= threats => Some(numbers),
+            _ => None,
+        }
+    }
+
+    fn store(&mut self, key: u64, numbers: Numbers, threats: u32) -> Numbers {
+        if self.entries.len() >= MAX_PROOF_ENTRIES && !self.entries.contains_key(&key) {
+            self.entries.clear();
+        }
+        self.entries.insert(key, (numbers, threats));
+        numbers
+    }
+}
+
+/// The defender's choices after an attacker's threat.
+enum Defences {
+    /// The attacker has won, or wins whatever the defender does (the line shows how).
+    AttackerWins(Vec<Move>),
+    /// No threat stands, or the defender wins first.
+    NoThreat,
+    /// Every one of these must lose for the threat to win.
+    Moves(Vec<Move>),
 }
 
 /// Whether fields `a` and `b` of a `size` board share a row, column or diagonal within
@@ -587,6 +951,73 @@ mod tests {
                 .solve(&game)
                 .unwrap_or_else(|| panic!("no win found in {black:?} / {white:?}"));
             check_line(&game, &line);
+        }
+    }
+
+    /// From arbor's game against Rapfi (classical) in which Rapfi announced a mate: a
+    /// win of 19 plies that iterative deepening does not reach within 100,000 nodes.
+    #[test]
+    fn proof_number_search_reaches_a_long_win() {
+        let black = [
+            "i6", "g11", "h7", "i8", "j7", "i10", "k6", "k9", "l6", "n5", "j6", "i5", "i11", "g4",
+            "f4", "j3", "j2", "g1", "e7", "h11", "j12",
+        ];
+        let white = [
+            "k8", "j8", "j5", "j9", "l7", "i7", "h9", "l5", "m6", "k5", "h6", "h4", "i4", "g5",
+            "j4", "i3", "h2", "f6", "j10", "j11", "i12",
+        ];
+        let game = position(15, &black, &white, Side::Black);
+        let stop = Stop::never().with_node_limit(100_000);
+        let mut deepening = ThreatSolver::new(Side::Black, &stop);
+        assert!(deepening.vct(&mut game.clone(), MAX_VCT_DEPTH).is_none());
+        let stop = Stop::never().with_node_limit(150_000);
+        let mut solver = ThreatSolver::new(Side::Black, &stop);
+        let line = solver
+            .vct_proof_number(&mut game.clone())
+            .expect("a win by threats");
+        assert!(line.len() >= 15, "{} plies", line.len());
+        check_line(&game, &line);
+        // The whole solve finds it too, and says how.
+        let (line, kind) = ThreatSolver::new(Side::Black, &stop).solve(&game).unwrap();
+        assert_eq!(kind, Kind::Vct);
+        check_line(&game, &line);
+    }
+
+    /// A proof-number win must hold against every reply, not only the defences the
+    /// solver generates: after each, the attacker still wins. (Wine announced this one
+    /// in a game against arbor.)
+    #[test]
+    fn proof_number_wins_hold_against_every_reply() {
+        let game = position(
+            15,
+            &[
+                "k11", "h7", "f9", "i9", "h13", "g8", "h8", "i6", "h11", "g13", "h9", "h5",
+            ],
+            &[
+                "e10", "j11", "f11", "g12", "g9", "g11", "j10", "j5", "g10", "e12", "h10",
+            ],
+            Side::White,
+        );
+        let stop = Stop::never().with_node_limit(200_000);
+        let line = ThreatSolver::new(Side::White, &stop)
+            .vct_proof_number(&mut game.clone())
+            .expect("a win by threats");
+        check_line(&game, &line);
+        let mut after = game.clone();
+        after.make(line[0]);
+        let mut replies = Vec::new();
+        after.generate_moves(&mut replies);
+        for reply in replies {
+            let mut position = after.clone();
+            position.make(reply);
+            if position.outcome().is_some() {
+                panic!("{} ends the game", game.format_move(reply));
+            }
+            let stop = Stop::never().with_node_limit(200_000);
+            let (line, _) = ThreatSolver::new(Side::White, &stop)
+                .solve(&position)
+                .unwrap_or_else(|| panic!("{} escapes", game.format_move(reply)));
+            check_line(&position, &line);
         }
     }
 
