@@ -44,6 +44,8 @@ struct Iterations<G> {
     score: Score,
     depth: u32,
     max_depth: u32,
+    /// How often the best move changed lately (`time::best_move_instability`).
+    instability: f64,
 }
 
 /// How a memory budget is shared between the tables: games with an exact solver give it
@@ -212,14 +214,15 @@ impl<G: SearchGame> Searcher<G> {
             score: 0,
             depth: 0,
             max_depth,
+            instability: 0.0,
         };
         // Before a solve, a short search (a move in hand should the solve not finish);
         // without one, deepen until the clock says no further iteration fits.
-        let mut may_deepen = |depth: u32| {
+        let mut may_deepen = |depth: u32, instability: f64| {
             if solve {
                 time.may_deepen_before_solve(depth)
             } else {
-                time.may_start_iteration()
+                time.may_start_iteration(instability)
             }
         };
         self.with_helpers(game, max_depth, |this| {
@@ -238,7 +241,7 @@ impl<G: SearchGame> Searcher<G> {
             }
             // The solve did not finish: the midgame search goes on with the time left.
             if !stop.check(self.nodes()) {
-                let mut may_deepen = |_| time.may_deepen_after_solve();
+                let mut may_deepen = |_, _| time.may_deepen_after_solve();
                 self.with_helpers(game, max_depth, |this| {
                     this.deepen(game, &mut iterations, &mut result, &mut may_deepen, report)
                 });
@@ -256,11 +259,11 @@ impl<G: SearchGame> Searcher<G> {
         game: &G,
         it: &mut Iterations<G>,
         result: &mut SearchResult,
-        may_deepen: &mut dyn FnMut(u32) -> bool,
+        may_deepen: &mut dyn FnMut(u32, f64) -> bool,
         report: &mut dyn FnMut(Report),
     ) {
         while it.depth < it.max_depth {
-            if it.depth > 0 && !may_deepen(it.depth) {
+            if it.depth > 0 && !may_deepen(it.depth, it.instability) {
                 break;
             }
             let next = it.depth + 1;
@@ -279,6 +282,8 @@ impl<G: SearchGame> Searcher<G> {
             }
             it.depth = next;
             it.score = score;
+            let changed = next > 1 && self.main.root_best != result.best;
+            it.instability = time::best_move_instability(it.instability, changed);
             if it.work.is_legal(self.main.root_best) {
                 result.best = self.main.root_best;
             }

@@ -16,6 +16,16 @@ pub struct Budget {
     pub hard: Duration,
 }
 
+impl Budget {
+    /// How long after the move's start a new iteration may still begin: half the soft
+    /// limit, stretched by the best move's `instability` up to twice, never past half
+    /// the hard limit.
+    pub fn iteration_limit(&self, instability: f64) -> Duration {
+        let soft = self.soft.mul_f64(1.0 + instability.clamp(0.0, 1.0));
+        soft.min(self.hard) / 2
+    }
+}
+
 /// Default time kept back per move for process start-up, pipes and scheduling.
 pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(20);
 
@@ -152,9 +162,11 @@ impl TimeManager {
     }
 
     /// An iteration costs more than all before it: start one only with time for it.
-    pub fn may_start_iteration(&self) -> bool {
+    /// An unsettled best move (`instability`, see [`best_move_instability`]) is worth
+    /// more time.
+    pub fn may_start_iteration(&self, instability: f64) -> bool {
         self.budget
-            .is_none_or(|b| self.start.elapsed() < b.soft / 2)
+            .is_none_or(|b| self.start.elapsed() < b.iteration_limit(instability))
     }
 
     /// Before an exact solve, the midgame search deepens to depth 4 at most, and for an
@@ -184,6 +196,12 @@ impl TimeManager {
     pub fn solve_limit(&self) -> u32 {
         self.budget.map_or(16, |b| solvable_empties(b.hard))
     }
+}
+
+/// How unsettled the best move is after an iteration, from its value after the one
+/// before: halved each iteration, plus one when this iteration changed the best move.
+pub fn best_move_instability(before: f64, changed: bool) -> f64 {
+    before / 2.0 + if changed { 1.0 } else { 0.0 }
 }
 
 /// The largest exact solve (Othello empties) worth starting with `time`: about twice
@@ -230,6 +248,28 @@ mod tests {
         };
         assert_eq!(budget(&tiny, 30, OVERHEAD).unwrap().hard, ms(4));
         assert_eq!(budget(&limits, 30, ms(0)).unwrap().hard, ms(1000));
+    }
+
+    #[test]
+    fn an_unsettled_best_move_gets_up_to_twice_the_iteration_time() {
+        let budget = Budget {
+            soft: ms(400),
+            hard: ms(1000),
+        };
+        assert_eq!(budget.iteration_limit(0.0), ms(200));
+        assert_eq!(budget.iteration_limit(0.5), ms(300));
+        assert_eq!(budget.iteration_limit(1.5), ms(400));
+        let tight = Budget {
+            soft: ms(400),
+            hard: ms(500),
+        };
+        assert_eq!(tight.iteration_limit(1.0), ms(250));
+        // A change counts one; it halves with each settled iteration after.
+        let mut instability = 0.0;
+        for changed in [true, true, false, false] {
+            instability = best_move_instability(instability, changed);
+        }
+        assert_eq!(instability, 0.375);
     }
 
     /// Simulated games: every move spends its whole hard budget plus the overhead it was
