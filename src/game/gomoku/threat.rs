@@ -673,6 +673,7 @@ impl ThreatSolver<'_> {
             // The node's numbers from its children's: the attacker needs one child
             // proven, the defender one child disproven.
             let (mut sum, mut best, mut best_index, mut second) = (0, INFINITE + 1, 0, INFINITE);
+            let mut best_child = UNKNOWN;
             for (index, &mv) in moves.iter().enumerate() {
                 let child = table
                     .get(game.hash_after(mv), child_threats)
@@ -687,6 +688,7 @@ impl ThreatSolver<'_> {
                     second = best.min(INFINITE);
                     best = chosen_by;
                     best_index = index;
+                    best_child = child;
                 } else if chosen_by < second {
                     second = chosen_by;
                 }
@@ -705,10 +707,7 @@ impl ThreatSolver<'_> {
             if numbers.proof >= limit.proof || numbers.disproof >= limit.disproof || self.stopped {
                 return table.store(key, numbers, threats);
             }
-            let mv = moves[best_index];
-            let child = table
-                .get(game.hash_after(mv), child_threats)
-                .unwrap_or_else(|| self.first_numbers(game, mv, attacker_to_move));
+            let (mv, child) = (moves[best_index], best_child);
             // The 1 + epsilon trick: a child keeps the search a little past the
             // point where its sibling would be as good, to avoid switching back and forth.
             let widened = add(second, second / 4 + 1);
