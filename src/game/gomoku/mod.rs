@@ -688,8 +688,6 @@ impl Gomoku {
         (counts, potential)
     }
 
-    /// Hands the move to the other side without a stone: not a legal move in these
-    /// games, but what threat analysis asks ("what if the defender did nothing").
     /// The hash after `mv` when it captures nothing (every move outside Pente), without
     /// making it.
     pub fn hash_after(&self, mv: Move) -> u64 {
@@ -697,6 +695,8 @@ impl Gomoku {
         self.hash ^ stone_key(self.side, mv.square()) ^ SIDE_KEY
     }
 
+    /// Hands the move to the other side without a stone: not a legal move in these
+    /// games, but what threat analysis asks ("what if the defender did nothing").
     pub fn pass_turn(&mut self) {
         self.side = self.side.opponent();
         self.hash ^= SIDE_KEY;

@@ -584,8 +584,7 @@ impl ThreatSolver<'_> {
     /// (df-pn): it follows the narrowest forcing lines first, so it reaches much longer
     /// wins than the iterative deepening of `vct`. Threats anywhere on the board are
     /// tried (see `QUIET_FIRST`). The line is a winning one, not necessarily the
-    /// shortest. Gomoku only (no
-    /// captures, so positions are keyed without making moves).
+    /// shortest. Gomoku only (no captures, so positions are keyed without making moves).
     pub fn vct_proof_number(&mut self, game: &mut Gomoku) -> Option<Vec<Move>> {
         debug_assert!(game.config.family != Family::Pente);
         let mut table = ProofTable::default();
