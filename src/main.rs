@@ -97,19 +97,26 @@ enum Commands {
         #[arg(long)]
         endgame: bool,
     },
-    /// Fits the Othello evaluation weights by least squares and prints them.
+    /// Fits the Othello evaluation weights by least squares, or with `--game gomoku` the
+    /// Gomoku ones to self-play results, and prints them.
     Tune {
-        /// normal (labels from WTHOR games) or misere (labels from self-play).
+        /// othello or gomoku.
+        #[arg(long, default_value = "othello")]
+        game: String,
+        /// Othello: normal (labels from WTHOR games) or misere (labels from self-play).
         #[arg(long, default_value = "normal")]
         rule: String,
         /// Directory of WTHOR `<moves> <diff>` files (for --rule normal).
         #[arg(long)]
         wthor: Option<std::path::PathBuf>,
-        /// Self-play games to generate (for --rule misere).
+        /// Self-play games to generate (for --rule misere and for gomoku).
         #[arg(long, default_value_t = 3000, value_parser = bounds::positive)]
         selfplay: usize,
         #[arg(long, default_value_t = 1, value_parser = bounds::number)]
         seed: u64,
+        /// Threads playing the self-play games (gomoku; default: all cores).
+        #[arg(long, value_parser = bounds::positive)]
+        threads: Option<usize>,
     },
     /// Trains the Othello pattern evaluation on WTHOR games, self-play games or both, and
     /// writes its weights file.
@@ -727,10 +734,26 @@ fn main() -> ExitCode {
                 )
             }),
         Some(Commands::Tune {
+            game,
             rule,
             wthor,
             selfplay,
             seed,
+            threads,
+        }) if game == "gomoku" => {
+            let threads = threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            arbor::cli::tune_gomoku::tune(*selfplay, *seed, threads, &mut io::stdout()).map(|_| ())
+        }
+        Some(Commands::Tune { game, .. }) if game != "othello" && game != "reversi" => {
+            Err(format!("tune: unknown game {game:?} (othello or gomoku)"))
+        }
+        Some(Commands::Tune {
+            rule,
+            wthor,
+            selfplay,
+            seed,
+            ..
         }) => rule
             .parse::<arbor::game::othello::Rule>()
             .map_err(|e| e.to_string())

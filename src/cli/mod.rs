@@ -12,3 +12,4 @@ pub mod solve;
 pub mod tasks;
 pub mod train;
 pub mod tune;
+pub mod tune_gomoku;

@@ -1,4 +1,5 @@
-//! `arbor tune`: fits the Othello evaluation weights by least squares.
+//! `arbor tune`: fits the Othello evaluation weights by least squares (Gomoku's:
+//! `tune_gomoku`).
 //!
 //! Each sampled position gives the evaluation's feature values and a label, the final disc
 //! margin of its game from the side to move's view. The model is the evaluation itself:
@@ -75,38 +76,15 @@ impl Fit {
     /// Solves the normal equations (with a little ridge for features that never vary).
     fn solve(&self) -> Weights {
         let mut a = self.normal;
-        let mut b = self.target;
         let ridge = 1e-6 * (0..PARAMETERS).map(|i| a[i][i]).sum::<f64>().max(1.0);
         for (i, line) in a.iter_mut().enumerate() {
             line[i] += ridge;
         }
-        for col in 0..PARAMETERS {
-            let pivot = (col..PARAMETERS)
-                .max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))
-                .unwrap();
-            a.swap(col, pivot);
-            b.swap(col, pivot);
-            let pivot_row = a[col];
-            let pivot_target = b[col];
-            for (r, line) in a.iter_mut().enumerate() {
-                if r != col && pivot_row[col] != 0.0 {
-                    let factor = line[col] / pivot_row[col];
-                    for (cell, &p) in line.iter_mut().zip(&pivot_row).skip(col) {
-                        *cell -= factor * p;
-                    }
-                    b[r] -= factor * pivot_target;
-                }
-            }
-        }
+        let solution = solve_linear(a, self.target);
         let mut weights = [[0; 2]; FEATURES.len()];
         for (k, pair) in weights.iter_mut().enumerate() {
             for (phase, weight) in pair.iter_mut().enumerate() {
-                let i = 2 * k + phase;
-                *weight = if a[i][i] == 0.0 {
-                    0
-                } else {
-                    (b[i] / a[i][i]).round() as i32
-                };
+                *weight = solution[2 * k + phase].round() as i32;
             }
         }
         weights
@@ -124,6 +102,36 @@ impl Fit {
             .sum();
         (total / self.holdout.len().max(1) as f64).sqrt()
     }
+}
+
+/// Solves `a x = b` by Gauss-Jordan elimination with partial pivoting; a variable whose
+/// column is all zero comes out 0.
+pub(crate) fn solve_linear<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> [f64; N] {
+    for col in 0..N {
+        let pivot = (col..N)
+            .max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))
+            .unwrap();
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        let pivot_row = a[col];
+        let pivot_target = b[col];
+        for (r, line) in a.iter_mut().enumerate() {
+            if r != col && pivot_row[col] != 0.0 {
+                let factor = line[col] / pivot_row[col];
+                for (cell, &p) in line.iter_mut().zip(&pivot_row).skip(col) {
+                    *cell -= factor * p;
+                }
+                b[r] -= factor * pivot_target;
+            }
+        }
+    }
+    let mut x = [0.0; N];
+    for i in 0..N {
+        if a[i][i] != 0.0 {
+            x[i] = b[i] / a[i][i];
+        }
+    }
+    x
 }
 
 /// Positions of one game with the mover's share of the final result.

@@ -21,7 +21,7 @@ use super::notation::{self, Point};
 use super::{Game, GameError, Move, Outcome, Side};
 use crate::text::quote;
 
-pub use self::search::WIN;
+pub use self::search::{FITTED, Sample, WEIGHTS, WIN, Weights};
 
 /// Which game of the family, with its own options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -429,6 +429,16 @@ impl Gomoku {
     #[inline]
     pub fn threat(&self, side: Side, field: usize) -> Threat {
         threat_from_u8(self.info[self.point(field)].threat[side.index()])
+    }
+
+    /// The line patterns a stone of `side` on `field` would make, by direction (all
+    /// `Dead` on an occupied field).
+    #[inline]
+    pub fn patterns(&self, side: Side, field: usize) -> [Pattern; 4] {
+        let shift = 4 * side.index();
+        self.info[self.point(field)]
+            .lines
+            .map(|byte| Pattern::from_u8((byte >> shift) & 15))
     }
 
     /// How valuable the empty `field` is for `side` (its patterns' weights).

@@ -3,7 +3,7 @@
 
 use super::exact::{self, ExactTable};
 use super::pattern::{Pattern, Threat};
-use super::{Family, Gomoku, quiesce, threat};
+use super::{Family, Gomoku, quiesce, threat, threat_from_u8};
 use crate::game::roles::{Evaluate, Proof, Score, ScoreValue, Scoring, Solve};
 use crate::game::{Game, Move, Side};
 use crate::stop::Stop;
@@ -29,32 +29,148 @@ const SEARCH_CANDIDATES: usize = 10;
 const EXPECTED_MOVES: u32 = 11;
 const MIN_MOVES_LEFT: u32 = 5;
 
-/// Weight of one line pattern, for the side that would place the stone.
-const fn pattern_weight(pattern: Pattern) -> i16 {
-    match pattern {
-        Pattern::Dead => 0,
-        Pattern::One => 1,
-        Pattern::Two => 4,
-        Pattern::OpenTwo => 12,
-        Pattern::Three => 10,
-        Pattern::OpenThree => 45,
-        Pattern::Four => 60,
-        Pattern::OpenFour => 300,
-        Pattern::Five => 1000,
-    }
+/// The evaluation's weights: per line pattern and per point threat class (what a stone
+/// there would make, for the side that would place it), the tempo by the side to move's
+/// best threat, and the combination terms of `threat_terms`. `arbor tune --game gomoku`
+/// fits them to self-play results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// By `Pattern`, Dead to Five.
+    pub lines: [i16; 9],
+    /// By `Threat`, None to Five: a point's bonus over its lines' sum.
+    pub points: [i16; 9],
+    /// By the side to move's best `Threat`.
+    pub tempo: [Score; 9],
+    /// Own four-three, own double three, the opponent's four-three, its double three.
+    pub terms: [Score; 4],
 }
+
+pub const WEIGHTS: Weights = Weights {
+    lines: [0, 1, 4, 12, 10, 45, 60, 300, 1000],
+    points: [0, 0, 0, 0, 120, 0, 300, 200, 0],
+    tempo: [420, 440, 500, 670, 670, 620, 720, 720, 720],
+    terms: [4000, 2500, -1500, -800],
+};
 
 /// How much playing on a point is worth to one side: its four lines plus a bonus for
 /// threats that combine lines.
 pub(super) fn point_value(patterns: [Pattern; 4], threat: Threat) -> i16 {
-    let lines: i16 = patterns.iter().map(|&p| pattern_weight(p)).sum();
-    let combo = match threat {
-        Threat::OpenFour => 200,
-        Threat::FourThree => 300,
-        Threat::DoubleThree => 120,
-        _ => 0,
-    };
-    lines + combo
+    let lines: i16 = patterns.iter().map(|&p| WEIGHTS.lines[p as usize]).sum();
+    lines + WEIGHTS.points[threat as usize]
+}
+
+/// The weights `arbor tune --game gomoku` fits: the line patterns One to Four, the point
+/// classes Two to FourThree, the tempo for None to FourThree and the four terms. Fives
+/// and open fours never stand in a quiet position for the side to move, so their
+/// weights stay as set.
+pub const FITTED: usize = 6 + 6 + 7 + 4;
+const FIT_LINES: std::ops::RangeInclusive<usize> = 1..=6;
+const FIT_POINTS: std::ops::RangeInclusive<usize> = 1..=6;
+const FIT_TEMPO: std::ops::RangeInclusive<usize> = 0..=6;
+
+impl Weights {
+    /// The fitted weights in `Sample::values` order.
+    pub fn fitted(&self) -> [f64; FITTED] {
+        let mut values = [0.0; FITTED];
+        let fitted = FIT_LINES
+            .map(|i| self.lines[i] as f64)
+            .chain(FIT_POINTS.map(|i| self.points[i] as f64))
+            .chain(FIT_TEMPO.map(|i| self.tempo[i] as f64))
+            .chain(self.terms.iter().map(|&w| w as f64));
+        for (value, weight) in values.iter_mut().zip(fitted) {
+            *value = weight;
+        }
+        values
+    }
+
+    /// These weights with the fitted ones replaced by `values` (rounded).
+    pub fn with_fitted(&self, values: &[f64; FITTED]) -> Weights {
+        let mut weights = *self;
+        let mut next = values.iter().map(|v| v.round());
+        for i in FIT_LINES {
+            weights.lines[i] = next.next().unwrap() as i16;
+        }
+        for i in FIT_POINTS {
+            weights.points[i] = next.next().unwrap() as i16;
+        }
+        for i in FIT_TEMPO {
+            weights.tempo[i] = next.next().unwrap() as Score;
+        }
+        for term in &mut weights.terms {
+            *term = next.next().unwrap() as Score;
+        }
+        weights
+    }
+}
+
+/// A quiet position's evaluation as a linear function of the fitted weights: the
+/// evaluation is `values · weights.fitted() + fixed`.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    pub values: [f64; FITTED],
+    pub fixed: f64,
+}
+
+impl Sample {
+    pub fn score(&self, fitted: &[f64; FITTED]) -> f64 {
+        self.fixed
+            + self
+                .values
+                .iter()
+                .zip(fitted)
+                .map(|(x, w)| x * w)
+                .sum::<f64>()
+    }
+}
+
+impl Gomoku {
+    /// The evaluation's terms in a Gomoku position the evaluation scores by its weights:
+    /// no five to make or to stop, no open four to make, no open three to answer.
+    pub fn eval_sample(&self) -> Option<Sample> {
+        let me = self.side_to_move();
+        let them = me.opponent();
+        if self.config.family != Family::Gomoku
+            || !self.has_patterns()
+            || self.outcome().is_some()
+            || self.threat_count(me, Threat::OpenFour) > 0
+            || self.threat_count(them, Threat::Five) > 0
+            || self.must_answer()
+        {
+            return None;
+        }
+        let mut values = [0.0; FITTED];
+        let mut fixed = 0.0;
+        let lines_at = |p: usize| p - FIT_LINES.start();
+        let points_at = |t: usize| FIT_LINES.count() + t - FIT_POINTS.start();
+        for field in 0..self.size() * self.size() {
+            if self.cell(field) != 0 {
+                continue;
+            }
+            for (side, sign) in [(me, 1.0), (them, -1.0)] {
+                for pattern in self.patterns(side, field) {
+                    let p = pattern as usize;
+                    if FIT_LINES.contains(&p) {
+                        values[lines_at(p)] += sign;
+                    } else {
+                        fixed += sign * WEIGHTS.lines[p] as f64;
+                    }
+                }
+                let t = self.threat(side, field) as usize;
+                if FIT_POINTS.contains(&t) {
+                    values[points_at(t)] += sign;
+                } else {
+                    fixed += sign * WEIGHTS.points[t] as f64;
+                }
+            }
+        }
+        let tempo_at = FIT_LINES.count() + FIT_POINTS.count();
+        values[tempo_at + self.best_threat(me) as usize - FIT_TEMPO.start()] = 1.0;
+        let terms_at = tempo_at + FIT_TEMPO.count();
+        for (i, on) in self.threat_terms(me).into_iter().enumerate() {
+            values[terms_at + i] = if on { 1.0 } else { 0.0 };
+        }
+        Some(Sample { values, fixed })
+    }
 }
 
 /// The position for `side`, not counting whose move it is (the greedy player's measure).
@@ -223,39 +339,40 @@ impl Gomoku {
     /// About what a stone adds to its side's potential, so that leaves with either side
     /// to move score alike (scores at odd and even depths agree).
     fn tempo(&self, me: Side) -> Score {
-        const TEMPO: [Score; 9] = [420, 440, 500, 670, 670, 620, 720, 720, 720];
-        let best = (1..9)
+        WEIGHTS.tempo[self.best_threat(me) as usize]
+    }
+
+    /// The strongest threat `side` could make with its next stone.
+    fn best_threat(&self, side: Side) -> Threat {
+        (1..9)
             .rev()
-            .find(|&threat| self.threat_count[me.index()][threat] > 0)
-            .unwrap_or(0);
-        TEMPO[best]
+            .find(|&threat| self.threat_count[side.index()][threat] > 0)
+            .map_or(Threat::None, |threat| threat_from_u8(threat as u8))
     }
 
     /// Combination threats one move away: the side to move may play its own; the
     /// opponent's must be stopped now unless the side to move can force with a four.
-    fn threat_terms(&self, me: Side) -> Score {
+    /// Which of `Weights::terms` apply.
+    fn threat_terms(&self, me: Side) -> [bool; 4] {
         let them = me.opponent();
         // `threat_count` counts points of a class or stronger; a double three is a
         // class of its own, below the fours.
         let count = |side, threat| self.threat_count(side, threat) > 0;
         let double_three =
             |side: Side| self.threat_count[side.index()][Threat::DoubleThree as usize] > 0;
-        let mut score = 0;
-        if count(me, Threat::FourThree) {
-            score += 4000;
-        } else if double_three(me) && !count(them, Threat::Four) {
-            score += 2500;
-        }
+        let own_four_three = count(me, Threat::FourThree);
+        let own_double_three = !own_four_three && double_three(me) && !count(them, Threat::Four);
         // One block stops a single combination point, at the cost of the tempo. (Open
         // threes are answered in the move generation.)
-        if !count(me, Threat::Four) {
-            if count(them, Threat::FourThree) {
-                score -= 1500;
-            } else if double_three(them) {
-                score -= 800;
-            }
-        }
-        score
+        let unforced = !count(me, Threat::Four);
+        let their_four_three = unforced && count(them, Threat::FourThree);
+        let their_double_three = unforced && !their_four_three && double_three(them);
+        [
+            own_four_three,
+            own_double_three,
+            their_four_three,
+            their_double_three,
+        ]
     }
 }
 
@@ -283,7 +400,11 @@ impl Evaluate for Gomoku {
         // a tempo, a bounded bonus so that scores agree between odd and even depths.
         let mut score = self.potential(me) - self.potential(them) + self.tempo(me);
         if !pente && self.threat_count(them, Threat::Five) == 0 {
-            score += self.threat_terms(me);
+            let terms = self.threat_terms(me);
+            score += (0..4)
+                .filter(|&i| terms[i])
+                .map(|i| WEIGHTS.terms[i])
+                .sum::<Score>();
         }
         if pente {
             let [mine, theirs] = capture_threats(self);

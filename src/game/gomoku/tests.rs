@@ -1,4 +1,5 @@
 use super::*;
+use crate::game::roles::Evaluate;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -650,4 +651,42 @@ mod search {
             }
         }
     }
+}
+
+/// The tuner's linear model is the evaluation: in every quiet position of random local
+/// games, the sample scored by the shipped weights is what `evaluate` returns, and the
+/// weights survive the round trip through the fitted vector.
+#[test]
+fn eval_samples_score_as_the_evaluation() {
+    assert_eq!(WEIGHTS.with_fitted(&WEIGHTS.fitted()), WEIGHTS);
+    let mut rng = StdRng::seed_from_u64(23);
+    let mut quiet = 0;
+    for exact in [false, true] {
+        for _ in 0..20 {
+            let mut g = game(Config::gomoku(15, exact, Opening::Center));
+            let mut moves = Vec::new();
+            while g.outcome().is_none() {
+                if let Some(sample) = g.eval_sample() {
+                    quiet += 1;
+                    assert_eq!(
+                        sample.score(&WEIGHTS.fitted()),
+                        g.evaluate() as f64,
+                        "\n{}",
+                        g.diagram()
+                    );
+                }
+                g.generate_moves(&mut moves);
+                moves.retain(|m| g.is_near_stone(m.square()));
+                if moves.is_empty() {
+                    g.generate_moves(&mut moves);
+                }
+                g.make(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+    }
+    assert!(quiet > 300, "{quiet} quiet positions");
+    // A position with a five to block is not quiet.
+    let mut g = game(Config::gomoku(15, false, Opening::Center));
+    play(&mut g, "h8 a1 i8 a3 j8 a5 k8");
+    assert!(g.eval_sample().is_none());
 }
