@@ -743,7 +743,12 @@ fn main() -> ExitCode {
         }) if game == "gomoku" => {
             let threads = threads
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-            arbor::cli::tune_gomoku::tune(*selfplay, *seed, threads, &mut io::stdout()).map(|_| ())
+            if wthor.is_some() || rule != "normal" {
+                Err("tune --game gomoku takes no --wthor or --rule (it fits self-play)".into())
+            } else {
+                arbor::cli::tune_gomoku::tune(*selfplay, *seed, threads, &mut io::stdout())
+                    .map(|_| ())
+            }
         }
         Some(Commands::Tune { game, .. }) if game != "othello" && game != "reversi" => {
             Err(format!("tune: unknown game {game:?} (othello or gomoku)"))

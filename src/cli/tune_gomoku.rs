@@ -7,7 +7,9 @@
 //! move. The model is the evaluation itself, `sigmoid(eval / scale)` as the chance to
 //! win: the scale is fitted first with the shipped weights, then the weights by Newton's
 //! method on the log-loss, with a light pull towards the shipped ones for weights the
-//! games hardly exercise. Game N of seed S is the same whatever the thread count (ChaCha8
+//! games hardly exercise. Results alone leave the tempo loose, so the fit also asks two
+//! quiet positions a move apart to score alike from their movers' sides (a search's odd
+//! and even depths then agree). Game N of seed S is the same whatever the thread count (ChaCha8
 //! stream N of seed S, a table cleared per game).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -38,9 +40,45 @@ const HOLDOUT_EVERY: usize = 10;
 /// relative change.
 const PRIOR: f64 = 1.0;
 
+/// Weight of the agreement of two quiet positions a move apart, against one sample's
+/// log-loss, per squared difference in units of the scale.
+const CONSISTENCY: f64 = 1.0;
+
 /// One game's quiet positions, each with its label (1 the side to move won, 0 it lost,
-/// 0.5 a draw).
-type Played = Vec<(Sample, f64)>;
+/// 0.5 a draw) and whether it came one move after the one before it.
+type Played = Vec<(Sample, f64, bool)>;
+
+/// Samples and the pairs of consecutive ones (indices into the samples).
+#[derive(Default)]
+struct Data {
+    samples: Vec<(Sample, f64)>,
+    pairs: Vec<(usize, usize)>,
+}
+
+impl Data {
+    fn add(&mut self, game: Played) {
+        for (sample, label, follows) in game {
+            if follows && !self.samples.is_empty() {
+                let index = self.samples.len();
+                self.pairs.push((index - 1, index));
+            }
+            self.samples.push((sample, label));
+        }
+    }
+
+    /// Mean squared disagreement of consecutive quiet positions, in units of `scale`.
+    fn disagreement(&self, weights: &[f64; FITTED], scale: f64) -> f64 {
+        let total: f64 = self
+            .pairs
+            .iter()
+            .map(|&(a, b)| {
+                let sum = self.samples[a].0.score(weights) + self.samples[b].0.score(weights);
+                (sum / scale).powi(2)
+            })
+            .sum();
+        total / self.pairs.len().max(1) as f64
+    }
+}
 
 /// Self-play game `index` of `seed` (see the module's header).
 fn selfplay_game(searcher: &mut Searcher<Gomoku>, seed: u64, index: usize) -> Played {
@@ -65,10 +103,13 @@ fn selfplay_game(searcher: &mut Searcher<Gomoku>, seed: u64, index: usize) -> Pl
     let stop = Stop::never().with_node_limit(SELFPLAY_NODES);
     let mut positions = Vec::new();
     let mut moves = Vec::new();
+    let mut previous_quiet = false;
     while game.outcome().is_none() {
-        if let Some(sample) = game.eval_sample() {
-            positions.push((sample, game.side_to_move()));
+        let sample = game.eval_sample();
+        if let Some(sample) = sample {
+            positions.push((sample, game.side_to_move(), previous_quiet));
         }
+        previous_quiet = sample.is_some();
         let mv = if !game.must_answer() && rng.random_range(0..RANDOM_ONE_IN) == 0 {
             game.search_moves(&mut moves);
             moves[rng.random_range(0..moves.len())]
@@ -83,13 +124,13 @@ fn selfplay_game(searcher: &mut Searcher<Gomoku>, seed: u64, index: usize) -> Pl
     let winner = game.outcome().and_then(|outcome| outcome.winner);
     positions
         .into_iter()
-        .map(|(sample, side)| {
+        .map(|(sample, side, follows)| {
             let label = match winner {
                 Some(winner) if winner == side => 1.0,
                 Some(_) => 0.0,
                 None => 0.5,
             };
-            (sample, label)
+            (sample, label, follows)
         })
         .collect()
 }
@@ -167,14 +208,18 @@ fn fit_scale(samples: &[(Sample, f64)], weights: &[f64; FITTED]) -> f64 {
     ((low + high) / 2.0).exp()
 }
 
-/// Newton's method on the log-loss plus the pull towards `prior`, at a fixed scale.
-fn fit_weights(samples: &[(Sample, f64)], prior: &[f64; FITTED], scale: f64) -> [f64; FITTED] {
+/// Newton's method on the log-loss, the disagreement of consecutive positions and the
+/// pull towards `prior`, at a fixed scale.
+fn fit_weights(data: &Data, prior: &[f64; FITTED], scale: f64) -> [f64; FITTED] {
+    let samples = &data.samples;
     let spread = prior.map(|w| w.abs().max(100.0));
     let objective = |w: &[f64; FITTED]| {
         let pull: f64 = (0..FITTED)
             .map(|j| ((w[j] - prior[j]) / spread[j]).powi(2))
             .sum();
-        log_loss(samples, w, scale) * samples.len() as f64 + PRIOR * pull
+        log_loss(samples, w, scale) * samples.len() as f64
+            + CONSISTENCY * data.disagreement(w, scale) * data.pairs.len() as f64
+            + PRIOR * pull
     };
     let mut weights = *prior;
     let mut current = objective(&weights);
@@ -189,6 +234,17 @@ fn fit_weights(samples: &[(Sample, f64)], prior: &[f64; FITTED], scale: f64) -> 
                 gradient[i] += (p - label) * x[i];
                 for j in 0..FITTED {
                     hessian[i][j] += curvature * x[i] * x[j];
+                }
+            }
+        }
+        for &(a, b) in &data.pairs {
+            let (x, y) = (&samples[a].0, &samples[b].0);
+            let residual = (x.score(&weights) + y.score(&weights)) / scale;
+            let both: [f64; FITTED] = std::array::from_fn(|i| (x.values[i] + y.values[i]) / scale);
+            for i in 0..FITTED {
+                gradient[i] += 2.0 * CONSISTENCY * residual * both[i];
+                for j in 0..FITTED {
+                    hessian[i][j] += 2.0 * CONSISTENCY * both[i] * both[j];
                 }
             }
         }
@@ -233,39 +289,49 @@ pub fn tune(
     out: &mut impl std::io::Write,
 ) -> Result<Weights, String> {
     let played = selfplay_games(games, seed, threads)?;
-    let (mut train, mut holdout) = (Vec::new(), Vec::new());
+    let (mut train, mut holdout) = (Data::default(), Data::default());
     for (index, game) in played.into_iter().enumerate() {
         if index % HOLDOUT_EVERY == 0 {
-            holdout.extend(game);
+            holdout.add(game);
         } else {
-            train.extend(game);
+            train.add(game);
         }
     }
-    if train.is_empty() || holdout.is_empty() {
+    if train.samples.is_empty() || holdout.samples.is_empty() {
         return Err(format!(
             "{games} games give {} positions to fit and {} to hold out: too few to tune",
-            train.len(),
-            holdout.len()
+            train.samples.len(),
+            holdout.samples.len()
         ));
     }
     let shipped = WEIGHTS.fitted();
-    let scale = fit_scale(&train, &shipped);
+    let scale = fit_scale(&train.samples, &shipped);
     let fitted = WEIGHTS.with_fitted(&fit_weights(&train, &shipped, scale));
     let io = |e: std::io::Error| e.to_string();
     writeln!(
         out,
         "{games} games, {} positions fitted, {} held out, scale {scale:.0}",
-        train.len(),
-        holdout.len()
+        train.samples.len(),
+        holdout.samples.len()
     )
     .map_err(io)?;
-    writeln!(
-        out,
-        "held-out log-loss: shipped weights {:.4}, fitted {:.4}",
-        log_loss(&holdout, &shipped, scale),
-        log_loss(&holdout, &fitted.fitted(), scale)
-    )
-    .map_err(io)?;
+    for (name, weights) in [("shipped", shipped), ("fitted", fitted.fitted())] {
+        let bias: f64 = holdout
+            .pairs
+            .iter()
+            .map(|&(a, b)| {
+                holdout.samples[a].0.score(&weights) + holdout.samples[b].0.score(&weights)
+            })
+            .sum::<f64>()
+            / holdout.pairs.len().max(1) as f64;
+        writeln!(
+            out,
+            "{name} weights, held out: log-loss {:.4}, consecutive positions' mean sum {bias:+.0} (rms {:.0})",
+            log_loss(&holdout.samples, &weights, scale),
+            holdout.disagreement(&weights, scale).sqrt() * scale
+        )
+        .map_err(io)?;
+    }
     writeln!(out, "pub const WEIGHTS: Weights = Weights {{").map_err(io)?;
     writeln!(out, "    lines: {:?},", fitted.lines).map_err(io)?;
     writeln!(out, "    points: {:?},", fitted.points).map_err(io)?;
@@ -316,7 +382,11 @@ mod tests {
             })
             .collect();
         assert!(samples.len() > 20_000, "{} samples", samples.len());
-        let fitted = fit_weights(&samples, &WEIGHTS.fitted(), scale);
+        let data = Data {
+            samples: samples.clone(),
+            pairs: Vec::new(),
+        };
+        let fitted = fit_weights(&data, &WEIGHTS.fitted(), scale);
         assert!(
             log_loss(&samples, &fitted, scale) <= log_loss(&samples, &truth, scale) + 1e-3,
             "the fit is worse than the truth"
