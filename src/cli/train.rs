@@ -406,22 +406,41 @@ pub fn selfplay_games(
     labelling: Labelling,
 ) -> Result<Vec<(Vec<GamePosition>, i32)>, String> {
     let start = Othello::new(8, labelling.rule).map_err(|e| e.to_string())?;
+    play_indexed(
+        count,
+        labelling.threads,
+        5000,
+        || Searcher::new(&start, SEARCH_MEGABYTES),
+        |searcher, index| selfplay_game(searcher, &start, seed, index),
+    )
+}
+
+/// Plays games 0 to `count` on `threads` threads, each thread with its own `worker`
+/// (a searcher), and returns them in game order whatever thread played which; logs
+/// progress every `log_every` games.
+pub(crate) fn play_indexed<W, T: Send>(
+    count: usize,
+    threads: usize,
+    log_every: usize,
+    worker: impl Fn() -> Result<W, String> + Sync,
+    play: impl Fn(&mut W, usize) -> T + Sync,
+) -> Result<Vec<T>, String> {
     let next = AtomicUsize::new(0);
     let started = Instant::now();
-    let mut played: Vec<(usize, (Vec<GamePosition>, i32))> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..labelling.threads.max(1))
+    let mut played: Vec<(usize, T)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.max(1))
             .map(|_| {
-                let (next, start) = (&next, &start);
+                let (next, worker, play) = (&next, &worker, &play);
                 scope.spawn(move || {
-                    let mut searcher = Searcher::new(start, SEARCH_MEGABYTES)?;
+                    let mut state = worker()?;
                     let mut games = Vec::new();
                     loop {
                         let index = next.fetch_add(1, Ordering::Relaxed);
                         if index >= count {
                             break;
                         }
-                        games.push((index, selfplay_game(&mut searcher, start, seed, index)));
-                        if (index + 1).is_multiple_of(5000) {
+                        games.push((index, play(&mut state, index)));
+                        if (index + 1).is_multiple_of(log_every) {
                             log::info!(
                                 "{} of {count} self-play games, {:.0} s",
                                 index + 1,

@@ -12,12 +12,12 @@
 //! and even depths then agree). Game N of seed S is the same whatever the thread count (ChaCha8
 //! stream N of seed S, a table cleared per game).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::cli::train::play_indexed;
 use crate::cli::tune::solve_linear;
 use crate::game::gomoku::{Config, FITTED, Gomoku, Opening, Sample, WEIGHTS, Weights};
 use crate::game::roles::Evaluate;
@@ -138,41 +138,13 @@ fn selfplay_game(searcher: &mut Searcher<Gomoku>, seed: u64, index: usize) -> Pl
 /// Plays `count` self-play games on `threads` threads, in game order.
 fn selfplay_games(count: usize, seed: u64, threads: usize) -> Result<Vec<Played>, String> {
     let start = Gomoku::new(Config::gomoku(SIZE, false, Opening::Free)).expect("15x15");
-    let next = AtomicUsize::new(0);
-    let started = Instant::now();
-    let mut played: Vec<(usize, Played)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads.max(1))
-            .map(|_| {
-                let (next, start) = (&next, &start);
-                scope.spawn(move || {
-                    let mut searcher = Searcher::new(start, SEARCH_MEGABYTES)?;
-                    let mut games = Vec::new();
-                    loop {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        if index >= count {
-                            break;
-                        }
-                        games.push((index, selfplay_game(&mut searcher, seed, index)));
-                        if (index + 1).is_multiple_of(100) {
-                            log::info!(
-                                "{} of {count} self-play games, {:.0} s",
-                                index + 1,
-                                started.elapsed().as_secs_f64()
-                            );
-                        }
-                    }
-                    Ok::<_, String>(games)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|handle| handle.join().expect("self-play thread"))
-            .collect::<Result<Vec<_>, String>>()
-            .map(|per_thread| per_thread.into_iter().flatten().collect())
-    })?;
-    played.sort_by_key(|(index, _)| *index);
-    Ok(played.into_iter().map(|(_, game)| game).collect())
+    play_indexed(
+        count,
+        threads,
+        100,
+        || Searcher::new(&start, SEARCH_MEGABYTES),
+        |searcher, index| selfplay_game(searcher, seed, index),
+    )
 }
 
 fn sigmoid(x: f64) -> f64 {
