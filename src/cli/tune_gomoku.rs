@@ -8,9 +8,10 @@
 //! win: the scale is fitted first with the shipped weights, then the weights by Newton's
 //! method on the log-loss, with a light pull towards the shipped ones for weights the
 //! games hardly exercise. Results alone leave the tempo loose, so the fit also asks two
-//! quiet positions a move apart to score alike from their movers' sides (a search's odd
-//! and even depths then agree). Game N of seed S is the same whatever the thread count (ChaCha8
-//! stream N of seed S, a table cleared per game).
+//! quiet positions a move apart to score alike from their movers' sides (that alone does
+//! not make a search's odd and even depths agree: `scripts/gomoku-depth-bias.py`). Game N
+//! of seed S is the same whatever the thread count (ChaCha8 stream N of seed S, a table
+//! cleared per game).
 
 use std::time::{Duration, Instant};
 
@@ -66,15 +67,18 @@ impl Data {
         }
     }
 
+    /// Each pair's two scores added up: zero when they agree (movers' views).
+    fn pair_sums<'a>(&'a self, weights: &'a [f64; FITTED]) -> impl Iterator<Item = f64> + 'a {
+        self.pairs
+            .iter()
+            .map(|&(a, b)| self.samples[a].0.score(weights) + self.samples[b].0.score(weights))
+    }
+
     /// Mean squared disagreement of consecutive quiet positions, in units of `scale`.
     fn disagreement(&self, weights: &[f64; FITTED], scale: f64) -> f64 {
         let total: f64 = self
-            .pairs
-            .iter()
-            .map(|&(a, b)| {
-                let sum = self.samples[a].0.score(weights) + self.samples[b].0.score(weights);
-                (sum / scale).powi(2)
-            })
+            .pair_sums(weights)
+            .map(|sum| (sum / scale).powi(2))
             .sum();
         total / self.pairs.len().max(1) as f64
     }
@@ -288,14 +292,7 @@ pub fn tune(
     )
     .map_err(io)?;
     for (name, weights) in [("shipped", shipped), ("fitted", fitted.fitted())] {
-        let bias: f64 = holdout
-            .pairs
-            .iter()
-            .map(|&(a, b)| {
-                holdout.samples[a].0.score(&weights) + holdout.samples[b].0.score(&weights)
-            })
-            .sum::<f64>()
-            / holdout.pairs.len().max(1) as f64;
+        let bias = holdout.pair_sums(&weights).sum::<f64>() / holdout.pairs.len().max(1) as f64;
         writeln!(
             out,
             "{name} weights, held out: log-loss {:.4}, consecutive positions' mean sum {bias:+.0} (rms {:.0})",
