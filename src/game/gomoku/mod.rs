@@ -237,7 +237,9 @@ pub struct Undo {
 struct PointInfo {
     threat: [u8; 2],
     value: [i16; 2],
-    lines: [u8; 4],
+    /// One byte per direction (`d` at bits `8d`), kept in a word so that changing one
+    /// line's byte and reading all four stays in a register.
+    lines: u32,
 }
 
 /// A point's threat and value for one colour from its four lines' patterns, indexed by
@@ -271,9 +273,9 @@ impl Combination {
 
     /// One colour's index from four packed line bytes (`shift` 0 black, 4 white).
     #[inline]
-    fn index(lines: [u8; 4], shift: u32) -> usize {
-        let p = lines.map(|byte| ((byte >> shift) & 15) as usize);
-        p[0] + Pattern::COUNT * (p[1] + Pattern::COUNT * (p[2] + Pattern::COUNT * p[3]))
+    fn index(lines: u32, shift: u32) -> usize {
+        let p = |d: u32| ((lines >> (8 * d + shift)) & 15) as usize;
+        p(0) + Pattern::COUNT * (p(1) + Pattern::COUNT * (p(2) + Pattern::COUNT * p(3)))
     }
 }
 
@@ -436,9 +438,8 @@ impl Gomoku {
     #[inline]
     pub fn patterns(&self, side: Side, field: usize) -> [Pattern; 4] {
         let shift = 4 * side.index();
-        self.info[self.point(field)]
-            .lines
-            .map(|byte| Pattern::from_u8((byte >> shift) & 15))
+        let lines = self.info[self.point(field)].lines;
+        [0, 1, 2, 3].map(|d| Pattern::from_u8(((lines >> (8 * d + shift)) & 15) as u8))
     }
 
     /// How valuable the empty `field` is for `side` (its patterns' weights).
@@ -549,7 +550,7 @@ impl Gomoku {
         let Some(table) = self.table else { return };
         let mut new = PointInfo::default();
         if self.cells[point] == EMPTY {
-            new.lines = self.keys[point].map(|key| table.packed(key));
+            new.lines = u32::from_le_bytes(self.keys[point].map(|key| table.packed(key)));
             Self::combine(&mut new);
         }
         self.replace_info(point, new);
@@ -561,10 +562,11 @@ impl Gomoku {
     fn refresh_line(&mut self, point: usize, d: usize, table: &PatternTable) {
         let byte = table.packed(self.keys[point][d]);
         let mut new = self.info[point];
-        if new.lines[d] == byte {
+        let shift = 8 * d;
+        if (new.lines >> shift) as u8 == byte {
             return;
         }
-        new.lines[d] = byte;
+        new.lines = (new.lines & !(0xff << shift)) | (byte as u32) << shift;
         Self::combine(&mut new);
         self.replace_info(point, new);
     }
@@ -580,7 +582,7 @@ impl Gomoku {
     }
 
     /// Stores `point`'s new info, keeping the threat counts and potentials.
-    #[inline]
+    #[inline(always)]
     fn replace_info(&mut self, point: usize, new: PointInfo) {
         let old = self.info[point];
         for c in 0..2 {
@@ -613,14 +615,16 @@ impl Gomoku {
         self.stones[side.index()] = (self.stones[side.index()] as i32 + delta) as u32;
         self.cells[point] = code;
         let stride = self.stride as isize;
+        let step = delta as u8;
         for dr in -2..=2isize {
-            for dc in -2..=2isize {
-                let n = (point as isize + dr * stride + dc) as usize;
-                self.near[n] = (self.near[n] as i32 + delta) as u8;
+            let centre = (point as isize + dr * stride) as usize;
+            for count in &mut self.near[centre - 2..=centre + 2] {
+                *count = count.wrapping_add(step);
             }
         }
         let Some(table) = self.table else { return };
         self.refresh(point);
+        let reach = table.reach() as isize;
         for (d, dir) in directions(self.stride).into_iter().enumerate() {
             for distance in 1..=RADIUS as isize {
                 for offset in [distance, -distance] {
@@ -632,7 +636,7 @@ impl Gomoku {
                     let shift = 2 * slot(-offset);
                     let key = &mut self.keys[other][d];
                     *key = (*key & !(3 << shift)) | (code as u32) << shift;
-                    if self.cells[other] == EMPTY {
+                    if distance <= reach && self.cells[other] == EMPTY {
                         self.refresh_line(other, d, table);
                     }
                 }

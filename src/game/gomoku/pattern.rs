@@ -133,9 +133,15 @@ pub const fn slot(offset: isize) -> usize {
 }
 
 /// Pattern tables for one k and rule: index a 20-bit key, get both colours' patterns.
+/// Without the exact rule no five through the centre reaches the key's end slots (five
+/// points away), so those rules keep a 16-bit table (64 KB, which stays in cache) and
+/// drop the end slots from the key.
 pub struct PatternTable {
     /// Low nibble: black's pattern, high nibble: white's.
     packed: Vec<u8>,
+    /// The key's bits the table is indexed by: `(key >> shift) & mask`.
+    shift: u32,
+    mask: u32,
 }
 
 impl PatternTable {
@@ -154,16 +160,40 @@ impl PatternTable {
     /// Black's pattern (`colour` 1) or white's (`colour` 2) for a key.
     #[inline]
     pub fn pattern(&self, key: u32, colour: u8) -> Pattern {
-        Pattern::from_u8((self.packed[key as usize] >> (4 * (colour - 1))) & 15)
+        Pattern::from_u8((self.packed(key) >> (4 * (colour - 1))) & 15)
+    }
+
+    /// How far along a line a stone can change another point's patterns: the end slots
+    /// only count under the exact rule.
+    pub fn reach(&self) -> usize {
+        if self.shift == 0 { RADIUS } else { RADIUS - 1 }
     }
 
     /// Both colours' patterns for a key: black's in the low nibble, white's in the high.
     #[inline]
     pub fn packed(&self, key: u32) -> u8 {
-        self.packed[key as usize]
+        self.packed[((key >> self.shift) & self.mask) as usize]
     }
 
     fn build(k: usize, exact: bool) -> PatternTable {
+        let full = Self::build_full(k, exact);
+        if exact {
+            return PatternTable {
+                packed: full,
+                shift: 0,
+                mask: (1 << (2 * SLOTS)) - 1,
+            };
+        }
+        let end_slots = 2 * (SLOTS - 2);
+        PatternTable {
+            packed: (0..1usize << end_slots).map(|key| full[key << 2]).collect(),
+            shift: 2,
+            mask: (1 << end_slots) - 1,
+        }
+    }
+
+    /// The table over all 20 key bits.
+    fn build_full(k: usize, exact: bool) -> Vec<u8> {
         let lines = LineTable::build(k, exact);
         let mut packed = vec![0u8; 1 << (2 * SLOTS)];
         for (key, entry) in packed.iter_mut().enumerate() {
@@ -181,7 +211,7 @@ impl PatternTable {
             }
             *entry = lines.patterns[black] as u8 | (lines.patterns[white] as u8) << 4;
         }
-        PatternTable { packed }
+        packed
     }
 }
 
@@ -303,6 +333,21 @@ mod tests {
             key |= code << (2 * slot(offset));
         }
         key
+    }
+
+    #[test]
+    fn without_the_exact_rule_the_end_slots_change_no_pattern() {
+        for k in 3..=5 {
+            let full = PatternTable::build_full(k, false);
+            let compact = PatternTable::get(k, false);
+            for (key, &entry) in full.iter().enumerate() {
+                assert_eq!(entry, compact.packed(key as u32), "k {k} key {key:#x}");
+            }
+        }
+        // Under the exact rule they do: a sixth stone five points away.
+        let exact = PatternTable::get(5, true);
+        assert_eq!(exact.pattern(key("x_xxx.____#"), 1), Pattern::Four);
+        assert_eq!(exact.pattern(key("__xxx.____#"), 1), Pattern::OpenFour);
     }
 
     #[test]

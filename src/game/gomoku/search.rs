@@ -308,6 +308,29 @@ fn candidates(game: &Gomoku, moves: &mut Vec<Move>) {
     }
 }
 
+/// Keeps the `count` moves of highest `point_key`, best first (ties by field): each key
+/// computed once, the best selected rather than the whole list sorted.
+fn keep_best(game: &Gomoku, moves: &mut Vec<Move>, count: usize) {
+    const MAX_RANKED: usize = 512;
+    if moves.len() > MAX_RANKED {
+        moves.sort_by_key(|&mv| (std::cmp::Reverse(game.point_key(mv)), mv.square()));
+        moves.truncate(count);
+        return;
+    }
+    // Highest key first, then lowest field: ascending order of the packed words.
+    let mut ranked = [0u64; MAX_RANKED];
+    let ranked = &mut ranked[..moves.len()];
+    for (word, &mv) in ranked.iter_mut().zip(moves.iter()) {
+        let key = (game.point_key(mv) as i64 - i32::MIN as i64) as u64;
+        *word = (u32::MAX as u64 - key) << 32 | mv.square() as u64;
+    }
+    ranked.select_nth_unstable(count - 1);
+    let best = &mut ranked[..count];
+    best.sort_unstable();
+    moves.clear();
+    moves.extend(best.iter().map(|&word| Move::new(word as u16)));
+}
+
 /// Appends the side to move's capturing moves (Pente).
 pub(super) fn add_captures(game: &Gomoku, moves: &mut Vec<Move>) {
     for field in game.busy_fields(3) {
@@ -320,6 +343,14 @@ pub(super) fn add_captures(game: &Gomoku, moves: &mut Vec<Move>) {
 }
 
 impl Gomoku {
+    /// Whether a stone on `mv` makes or stops an open three or better.
+    fn is_threat_point(&self, mv: Move) -> bool {
+        let me = self.side_to_move();
+        let field = mv.square();
+        self.threat(me, field) >= Threat::OpenThree
+            || self.threat(me.opponent(), field) >= Threat::OpenThree
+    }
+
     /// What `mv`'s point is worth to the side to move and, a little less, to the
     /// other side: the search's move order and its choice of candidates.
     pub(super) fn point_key(&self, mv: Move) -> i32 {
@@ -467,11 +498,7 @@ impl Evaluate for Gomoku {
         if self.config.family != Family::Gomoku || index < 2 || depth < 2 {
             return 0;
         }
-        let me = self.side_to_move();
-        let field = mv.square();
-        if self.threat(me, field) >= Threat::OpenThree
-            || self.threat(me.opponent(), field) >= Threat::OpenThree
-        {
+        if self.is_threat_point(mv) {
             return 0;
         }
         if index >= 5 && depth >= 4 { 2 } else { 1 }
@@ -481,8 +508,7 @@ impl Evaluate for Gomoku {
         candidates(self, moves);
         if moves.len() > SEARCH_CANDIDATES && self.config.family == Family::Gomoku {
             // Below the root only the points that matter most to either side are searched.
-            moves.sort_unstable_by_key(|&mv| std::cmp::Reverse(self.point_key(mv)));
-            moves.truncate(SEARCH_CANDIDATES);
+            keep_best(self, moves, SEARCH_CANDIDATES);
         }
     }
 
