@@ -829,6 +829,95 @@ mod tests {
         );
     }
 
+    /// The Gomoku openings shipped for series: each reads as a legal opening on its
+    /// board, none repeats, and the offsets file c-gomoku-cli reads names the same
+    /// stones from the centre.
+    #[test]
+    fn shipped_gomoku_openings_are_legal_distinct_and_match_their_offsets() {
+        let sets = [
+            (
+                "gomoku10",
+                15,
+                10,
+                include_str!("../../scripts/openings/gomoku10.txt"),
+                Some(include_str!("../../scripts/openings/gomoku10-offsets.txt")),
+            ),
+            (
+                "balanced20",
+                15,
+                20,
+                include_str!("../../scripts/openings/gomoku-balanced20.txt"),
+                Some(include_str!(
+                    "../../scripts/openings/gomoku-balanced20-offsets.txt"
+                )),
+            ),
+            (
+                "balanced20-size20",
+                20,
+                20,
+                include_str!("../../scripts/openings/gomoku-balanced20-size20.txt"),
+                None,
+            ),
+            (
+                "balanced60",
+                15,
+                60,
+                include_str!("../../scripts/openings/gomoku-balanced60.txt"),
+                Some(include_str!(
+                    "../../scripts/openings/gomoku-balanced60-offsets.txt"
+                )),
+            ),
+            (
+                "balanced200",
+                15,
+                200,
+                include_str!("../../scripts/openings/gomoku-balanced200.txt"),
+                Some(include_str!(
+                    "../../scripts/openings/gomoku-balanced200-offsets.txt"
+                )),
+            ),
+        ];
+        for (name, size, count, text, offsets) in sets {
+            let variant = Variant::parse(
+                "gomoku",
+                [("size", size.to_string().as_str()), ("opening", "free")],
+            )
+            .unwrap();
+            let openings = read_openings(text, variant).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(openings.len(), count, "{name}");
+            // The same stones, in whatever order, are the same opening.
+            let positions: std::collections::HashSet<[Vec<&str>; 2]> = text
+                .lines()
+                .map(|line| {
+                    let stones: Vec<&str> = line.split_whitespace().collect();
+                    let mut sides = [Vec::new(), Vec::new()];
+                    for (i, stone) in stones.into_iter().enumerate() {
+                        sides[i % 2].push(stone);
+                    }
+                    sides.iter_mut().for_each(|side| side.sort_unstable());
+                    sides
+                })
+                .collect();
+            assert_eq!(positions.len(), count, "{name}: an opening repeats");
+            let Some(offsets) = offsets else { continue };
+            let centre: i32 = size / 2;
+            let from_offsets: Vec<String> = offsets
+                .lines()
+                .map(|line| {
+                    let numbers: Vec<i32> =
+                        line.split(',').map(|n| n.trim().parse().unwrap()).collect();
+                    let stones: Vec<String> = numbers
+                        .chunks(2)
+                        .map(|xy| format!("{},{}", xy[0] + centre, xy[1] + centre))
+                        .collect();
+                    stones.join(" ")
+                })
+                .collect();
+            let from_points: Vec<&str> = text.lines().map(str::trim).collect();
+            assert_eq!(from_offsets, from_points, "{name}: offsets differ");
+        }
+    }
+
     /// For many engine counts, openings (from several seeds) and shard counts, the
     /// shards together hold every game exactly once, a pair's two games in one shard.
     #[test]
