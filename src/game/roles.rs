@@ -194,6 +194,11 @@ pub trait Evaluate: Game {
     fn must_answer(&self) -> bool {
         false
     }
+    /// Whether the side to move has one forced reply (Gomoku: the block of a four): the
+    /// search spends no depth on it, so that attacks by fours are read to their end.
+    fn reply_is_forced(&self) -> bool {
+        false
+    }
     /// The value of an unfinished position where the main search stops, `ply` plies from
     /// the root (win scores count from there): the static evaluation, or for games with
     /// forcing moves a quiescence search over them within `alpha..beta` (Gomoku:

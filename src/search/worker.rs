@@ -221,7 +221,8 @@ impl Worker {
             return 0;
         }
         // Threats are searched out before the evaluation is trusted.
-        let depth = if depth == 0 && ply < MAX_PLY && game.must_answer() {
+        let at_leaf = depth == 0;
+        let depth = if at_leaf && ply < MAX_PLY && game.must_answer() {
             1
         } else {
             depth
@@ -273,6 +274,12 @@ impl Worker {
             .filter(|best| moves.contains(best));
         self.order(game, &mut moves, tt_move, ply, depth);
         let side = game.side_to_move().index();
+        // A forced reply costs no depth below the root (at a leaf it already costs none).
+        let child_depth = if ply > 0 && !at_leaf && game.reply_is_forced() {
+            depth
+        } else {
+            depth - 1
+        };
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = moves[0];
@@ -294,21 +301,22 @@ impl Worker {
                 busy.enter(tag);
             }
             let reduction = if index > 0 && ply > 0 {
-                game.reduction(mv, index, depth).min(depth - 1)
+                game.reduction(mv, index, depth).min(child_depth)
             } else {
                 0
             };
             let undo = game.make(mv);
             let score = if index == 0 {
-                -self.pvs(game, depth - 1, -beta, -alpha, ply + 1)
+                -self.pvs(game, child_depth, -beta, -alpha, ply + 1)
             } else {
-                let mut score = -self.pvs(game, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                let mut score =
+                    -self.pvs(game, child_depth - reduction, -alpha - 1, -alpha, ply + 1);
                 // A reduced move that beats alpha is searched again at full depth.
                 if reduction > 0 && score > alpha && !self.stopped {
-                    score = -self.pvs(game, depth - 1, -alpha - 1, -alpha, ply + 1);
+                    score = -self.pvs(game, child_depth, -alpha - 1, -alpha, ply + 1);
                 }
                 if score > alpha && score < beta && !self.stopped {
-                    score = -self.pvs(game, depth - 1, -beta, -alpha, ply + 1);
+                    score = -self.pvs(game, child_depth, -beta, -alpha, ply + 1);
                 }
                 score
             };

@@ -476,6 +476,13 @@ impl Evaluate for Gomoku {
                     && self.threat_count(me, Threat::Four) == 0))
     }
 
+    fn reply_is_forced(&self) -> bool {
+        let (me, them) = (self.side_to_move(), self.side_to_move().opponent());
+        self.config.family == Family::Gomoku
+            && self.threat_count(me, Threat::Five) == 0
+            && self.threat_count(them, Threat::Five) > 0
+    }
+
     fn quiesce(&mut self, alpha: Score, beta: Score, ply: usize, nodes: &mut u64) -> Score {
         if self.config.family == Family::Gomoku && self.has_patterns() {
             quiesce::quiesce(

@@ -286,6 +286,33 @@ mod search {
         assert_eq!(score, WIN - 3);
     }
 
+    /// The search spends no depth on a reply that is forced: the block of a four, and
+    /// only that (an open three leaves a choice of answers, a five of one's own wins).
+    #[test]
+    fn only_the_block_of_a_four_is_a_forced_reply() {
+        // Black must stop White's five at i5, which makes Black's own four on column i.
+        let g = setup(15, "d5 i6 i7 i8 a15", "e5 f5 g5 h5 i9", Side::Black);
+        assert!(g.reply_is_forced(), "Black must stop the five");
+        assert_eq!(best_move(&g, 2).0, "i5");
+        let mut blocked = g.clone();
+        blocked.make(g.parse_move("i5").unwrap());
+        assert!(blocked.reply_is_forced(), "White must stop Black's four");
+        let mut quiet = blocked.clone();
+        quiet.make(g.parse_move("i4").unwrap());
+        quiet.make(g.parse_move("a1").unwrap());
+        assert!(
+            !quiet.reply_is_forced(),
+            "White, facing no four, has a choice"
+        );
+        let three = setup(15, "g8 h8 i8", "a1 a3", Side::White);
+        assert!(
+            three.must_answer() && !three.reply_is_forced(),
+            "an open three"
+        );
+        let both = setup(15, "e5 f5 g5 h5", "e6 f6 g6 h6", Side::Black);
+        assert!(!both.reply_is_forced(), "Black's own five comes first");
+    }
+
     #[test]
     fn deepening_stops_at_a_win_within_its_depth() {
         let g = setup(15, "e5 f5 g5", "a1 a3 o15", Side::Black);
