@@ -465,15 +465,13 @@ impl Evaluate for Gomoku {
         expected.min(self.empties().div_ceil(2)).max(1)
     }
 
+    /// A four to block, or an open three when the side to move has no four to play first.
     fn must_answer(&self) -> bool {
-        if self.config.family != Family::Gomoku {
-            return false;
-        }
         let (me, them) = (self.side_to_move(), self.side_to_move().opponent());
-        self.threat_count(me, Threat::Five) == 0
-            && (self.threat_count(them, Threat::Five) > 0
-                || (self.threat_count(them, Threat::OpenFour) > 0
-                    && self.threat_count(me, Threat::Four) == 0))
+        self.reply_is_forced()
+            || (self.config.family == Family::Gomoku
+                && self.threat_count(me, Threat::Four) == 0
+                && self.threat_count(them, Threat::OpenFour) > 0)
     }
 
     fn reply_is_forced(&self) -> bool {
