@@ -110,8 +110,9 @@ const DEFENCE_NODES: u64 = 20_000;
 /// When the opponent of the side to move would win by threats (continuous fours, else
 /// fours and threes) if it were its turn, keeps only the candidate moves after which it
 /// no longer can, and the side to move's own fours, which keep the initiative. Leaves
-/// `moves` alone when there is no such threat, when no candidate defends, or when `stop`
-/// comes first.
+/// `moves` alone when there is no such threat or when no candidate defends. Candidates
+/// are checked best first (by `point_key`); when `stop` comes first, the ones not yet
+/// checked are kept beside the defences found.
 pub fn keep_defences(game: &Gomoku, moves: &mut Vec<Move>, stop: &Stop) {
     let me = game.side_to_move();
     let them = me.opponent();
@@ -125,29 +126,58 @@ pub fn keep_defences(game: &Gomoku, moves: &mut Vec<Move>, stop: &Stop) {
     let Some((line, kind)) = threat else {
         return;
     };
-    let pente = game.config.family == Family::Pente;
-    let mut defences = Vec::new();
-    for &mv in moves.iter() {
-        let four = game.threat(me, mv.square()).is_four();
-        let capture = pente && game.capture_mask(mv.square()) != 0;
-        // A continuous-fours threat is stopped on its line (or by a four, or a capture).
-        if kind == Kind::Vcf && !(line.contains(&mv) || four || capture) {
-            continue;
-        }
-        if four {
-            defences.push(mv);
-            continue;
-        }
+    filter_defences(game, moves, &line, kind, |mv| {
         let undo = work.make(mv);
         let check = stop.clone().with_node_limit(DEFENCE_NODES);
         let refuted =
             work.outcome().is_some() || ThreatSolver::new(them, &check).threat(&mut work).is_none();
         work.unmake(mv, undo);
-        if stop.check(0) {
-            return;
+        (!stop.check(0)).then_some(refuted)
+    });
+}
+
+/// `keep_defences` once the threat (`line`, of `kind`) is known: `defends(mv)` checks a
+/// candidate, `None` when time ran out first. Candidates are checked best first (by
+/// `point_key`), so that when time runs out the unchecked ones kept beside the
+/// defences found are the less likely ones.
+fn filter_defences(
+    game: &Gomoku,
+    moves: &mut Vec<Move>,
+    line: &[Move],
+    kind: Kind,
+    mut defends: impl FnMut(Move) -> Option<bool>,
+) {
+    let me = game.side_to_move();
+    let pente = game.config.family == Family::Pente;
+    let four = |mv: Move| game.threat(me, mv.square()).is_four();
+    // A continuous-fours threat is stopped on its line (or by a four, or a capture).
+    let may_defend = |mv: Move| {
+        kind != Kind::Vcf
+            || line.contains(&mv)
+            || four(mv)
+            || (pente && game.capture_mask(mv.square()) != 0)
+    };
+    moves.sort_by_key(|&mv| (std::cmp::Reverse(game.point_key(mv)), mv.square()));
+    let mut defences = Vec::new();
+    for (index, &mv) in moves.iter().enumerate() {
+        if !may_defend(mv) {
+            continue;
         }
-        if refuted {
+        if four(mv) {
             defences.push(mv);
+            continue;
+        }
+        match defends(mv) {
+            Some(true) => defences.push(mv),
+            Some(false) => {}
+            None => {
+                // Out of time: what was checked still counts, the rest stays in.
+                if !defences.is_empty() {
+                    defences.extend(moves[index..].iter().copied().filter(|&mv| may_defend(mv)));
+                    *moves = defences;
+                }
+                return;
+            }
         }
     }
     if !defences.is_empty() {
@@ -919,6 +949,66 @@ mod tests {
                 game.format_move(mv)
             );
         }
+    }
+
+    #[test]
+    fn defences_checked_before_time_runs_out_still_count() {
+        // The first puzzle's position with White to move: Black threatens a VCF.
+        let game = position(15, FIRST_PUZZLE.0, FIRST_PUZZLE.1, Side::White);
+        let mut black = game.clone();
+        black.pass_turn();
+        let (line, kind) = ThreatSolver::new(Side::Black, &Stop::never())
+            .threat(&mut black)
+            .expect("Black threatens continuous fours");
+        assert_eq!(kind, Kind::Vcf);
+        let mut all = Vec::new();
+        crate::game::roles::Evaluate::search_moves(&game, &mut all);
+        // Three candidates checked (the first said to defend), then the time is up.
+        let mut checked = Vec::new();
+        let mut moves = all.clone();
+        filter_defences(&game, &mut moves, &line, kind, |mv| {
+            checked.push(mv);
+            match checked.len() {
+                1 => Some(true),
+                2 | 3 => Some(false),
+                _ => None,
+            }
+        });
+        assert_eq!(checked.len(), 4);
+        assert_eq!(moves[0], checked[0], "the defence found comes first");
+        for refuted in &checked[1..3] {
+            assert!(
+                !moves.contains(refuted),
+                "a move shown not to defend is dropped"
+            );
+        }
+        assert!(
+            moves.contains(&checked[3]),
+            "the move whose check ran out stays"
+        );
+        for &mv in &moves {
+            let four = game.threat(Side::White, mv.square()).is_four();
+            assert!(
+                line.contains(&mv) || four,
+                "off the VCF's line: {}",
+                game.format_move(mv)
+            );
+        }
+        // Checked best first: no unchecked candidate on the line ranks above a checked one.
+        let key = |mv: Move| game.point_key(mv);
+        let unchecked_best = moves[1..]
+            .iter()
+            .filter(|mv| !checked.contains(mv))
+            .map(|&mv| key(mv))
+            .max();
+        assert!(unchecked_best.is_none_or(|best| checked.iter().all(|&mv| key(mv) >= best)));
+        // No time at all for the first check: the candidates stay as they were.
+        let mut moves = all.clone();
+        filter_defences(&game, &mut moves, &line, kind, |_| None);
+        let (mut before, mut after) = (all.clone(), moves.clone());
+        before.sort_unstable();
+        after.sort_unstable();
+        assert_eq!(before, after);
     }
 
     /// Positions from arbor's games against Wine 2.1 in which Wine announced a forced
