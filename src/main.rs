@@ -109,14 +109,22 @@ enum Commands {
         /// Directory of WTHOR `<moves> <diff>` files (for --rule normal).
         #[arg(long)]
         wthor: Option<std::path::PathBuf>,
-        /// Self-play games to generate (for --rule misere and for gomoku).
-        #[arg(long, default_value_t = 3000, value_parser = bounds::positive)]
-        selfplay: usize,
+        /// Self-play games to generate (for --rule misere and for gomoku; default 3000,
+        /// or none for gomoku given --records).
+        #[arg(long, value_parser = bounds::positive)]
+        selfplay: Option<usize>,
         #[arg(long, default_value_t = 1, value_parser = bounds::number)]
         seed: u64,
         /// Threads playing the self-play games (gomoku; default: all cores).
         #[arg(long, value_parser = bounds::positive)]
         threads: Option<usize>,
+        /// Gomoku: match records (`arbor match --jsonl`) whose 15x15 freestyle games to
+        /// fit too.
+        #[arg(long, num_args = 1..)]
+        records: Vec<std::path::PathBuf>,
+        /// Gomoku: where to write the fitted tables (`src/game/gomoku/eval_table.rs`).
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
     },
     /// Trains the Othello pattern evaluation on WTHOR games, self-play games or both, and
     /// writes its weights file.
@@ -740,15 +748,26 @@ fn main() -> ExitCode {
             selfplay,
             seed,
             threads,
+            records,
+            out,
         }) if game == "gomoku" => {
             let threads = threads
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             if wthor.is_some() || rule != "normal" {
-                Err("tune --game gomoku takes no --wthor or --rule (it fits self-play)".into())
+                Err("tune --game gomoku takes no --wthor or --rule (it fits games)".into())
             } else {
-                arbor::cli::tune_gomoku::tune(*selfplay, *seed, threads, &mut io::stdout())
+                let sources = arbor::cli::tune_gomoku::Sources {
+                    records: records.clone(),
+                    selfplay: selfplay.unwrap_or(if records.is_empty() { 3000 } else { 0 }),
+                    seed: *seed,
+                    threads,
+                };
+                arbor::cli::tune_gomoku::tune(&sources, out.as_ref(), &mut io::stdout())
                     .map(|_| ())
             }
+        }
+        Some(Commands::Tune { records, out, .. }) if !records.is_empty() || out.is_some() => {
+            Err("tune: --records and --out are for --game gomoku".into())
         }
         Some(Commands::Tune { game, .. }) if game != "othello" && game != "reversi" => {
             Err(format!("tune: unknown game {game:?} (othello or gomoku)"))
@@ -763,7 +782,13 @@ fn main() -> ExitCode {
             .parse::<arbor::game::othello::Rule>()
             .map_err(|e| e.to_string())
             .and_then(|rule| {
-                arbor::cli::tune::tune(rule, wthor.as_deref(), *selfplay, *seed, &mut io::stdout())
+                arbor::cli::tune::tune(
+                    rule,
+                    wthor.as_deref(),
+                    selfplay.unwrap_or(3000),
+                    *seed,
+                    &mut io::stdout(),
+                )
                     .map(|_| ())
             }),
         Some(Commands::Train {

@@ -1,34 +1,44 @@
-//! `arbor tune --game gomoku`: fits the Gomoku evaluation weights to self-play results.
+//! `arbor tune --game gomoku`: fits the Gomoku evaluation's tables to game results.
 //!
-//! Self-play games on 15x15 freestyle start from a few random stones near the centre,
-//! then each side plays the search's move within `SELFPLAY_NODES` nodes, or one time in
-//! `RANDOM_ONE_IN` a random one of the points the search would consider. Every quiet
-//! position (`Gomoku::eval_sample`) is a sample labelled with the result for its side to
-//! move. The model is the evaluation itself, `sigmoid(eval / scale)` as the chance to
-//! win: the scale is fitted first with the shipped weights, then the weights by Newton's
-//! method on the log-loss, with a light pull towards the shipped ones for weights the
-//! games hardly exercise. Results alone leave the tempo loose, so the fit also asks two
-//! quiet positions a move apart to score alike from their movers' sides (that alone does
-//! not make a search's odd and even depths agree: `scripts/gomoku-depth-bias.py`). Game N
-//! of seed S is the same whatever the thread count (ChaCha8 stream N of seed S, a table
-//! cleared per game).
+//! The evaluation sums, over the empty points, a value by the point's class (its four
+//! line patterns as a multiset, `PointClass`) for the side to move's stone there and
+//! another for the other side's, and adds a correction by which threat classes stand
+//! (`Gomoku::threat_mask`) to the hand-set tempo and terms. Those tables are the model
+//! here: `sigmoid(eval / scale)` as the side to move's chance to win, the scale fitted
+//! first with the shipped tables, then the tables by Adam on the log-loss over every
+//! quiet position (`Gomoku::eval_features`) of the games, with a light pull towards the
+//! shipped values for classes the games hardly show. Results alone leave the tempo loose,
+//! so two quiet positions a move apart are also asked to score alike from their movers'
+//! sides.
+//!
+//! The games are 15x15 freestyle ones from match records (`arbor match --jsonl`, games
+//! ended under the rules) and self-play: each side searching `SELFPLAY_NODES` nodes a
+//! move from 2 to 6 random stones near the centre, one move in `RANDOM_ONE_IN` a random
+//! candidate. Game N of seed S is the same whatever the thread count (ChaCha8 stream N of
+//! seed S, a table cleared per game).
 
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::cli::train::play_indexed;
-use crate::cli::tune::solve_linear;
-use crate::game::gomoku::{Config, FITTED, Gomoku, Opening, Sample, WEIGHTS, Weights};
+use crate::game::gomoku::pattern::PointClass;
+use crate::game::gomoku::{Config, EvalTables, Features, Gomoku, Opening, THREAT_MASKS};
 use crate::game::roles::Evaluate;
 use crate::game::{Game, Move, Side};
+use crate::harness::campaign::read_pairs;
+use crate::harness::engine::Setup;
+use crate::harness::referee::Ending;
 use crate::limits::Limits;
 use crate::search::Searcher;
 use crate::search::time::TimeManager;
 use crate::stop::Stop;
 
 const SIZE: usize = 15;
+/// The records' game: what `MatchInfo::game` begins with.
+const RECORD_GAME: &str = "gomoku size=15 rule=freestyle";
 /// Random stones of the opening, within `OPENING_REACH` points of the centre.
 const OPENING_STONES: std::ops::RangeInclusive<usize> = 2..=6;
 const OPENING_REACH: usize = 3;
@@ -37,55 +47,155 @@ const RANDOM_ONE_IN: u32 = 12;
 const SEARCH_MEGABYTES: usize = 8;
 /// One game in this many is kept apart to measure the fit.
 const HOLDOUT_EVERY: usize = 10;
-/// Pull towards the shipped weights: the log-loss of this many samples per unit of
-/// relative change.
+/// Pull towards the hand-set tables: the log-loss of this many positions per squared unit
+/// of change, a unit being the larger of the value and `POINT_SPREAD` for point values,
+/// `THREAT_SPREAD` for threat corrections.
 const PRIOR: f64 = 1.0;
-
-/// Weight of the agreement of two quiet positions a move apart, against one sample's
+const POINT_SPREAD: f64 = 50.0;
+const THREAT_SPREAD: f64 = 200.0;
+/// Weight of the agreement of two quiet positions a move apart, against one position's
 /// log-loss, per squared difference in units of the scale.
-const CONSISTENCY: f64 = 1.0;
+const CONSISTENCY: f64 = 0.3;
+/// Adam's steps and step size (in evaluation units).
+const ITERATIONS: usize = 800;
+const STEP: f64 = 8.0;
 
-/// One game's quiet positions, each with its label (1 the side to move won, 0 it lost,
-/// 0.5 a draw) and whether it came one move after the one before it.
-type Played = Vec<(Sample, f64, bool)>;
+/// A quiet position of a game: its features, its label (1 the side to move won, 0 it
+/// lost, 0.5 a draw) and its ply.
+struct Position {
+    features: Features,
+    label: f64,
+    ply: usize,
+}
 
-/// Samples and the pairs of consecutive ones (indices into the samples).
+/// Positions and the pairs of consecutive ones (indices into the positions).
 #[derive(Default)]
 struct Data {
-    samples: Vec<(Sample, f64)>,
+    positions: Vec<Position>,
     pairs: Vec<(usize, usize)>,
+    games: usize,
 }
 
 impl Data {
-    fn add(&mut self, game: Played) {
-        for (sample, label, follows) in game {
-            if follows && !self.samples.is_empty() {
-                let index = self.samples.len();
-                self.pairs.push((index - 1, index));
+    fn add(&mut self, game: Vec<Position>) {
+        let first = self.positions.len();
+        for (i, position) in game.into_iter().enumerate() {
+            if i > 0 && self.positions[first + i - 1].ply + 1 == position.ply {
+                self.pairs.push((first + i - 1, first + i));
             }
-            self.samples.push((sample, label));
+            self.positions.push(position);
         }
+        self.games += 1;
     }
 
-    /// Each pair's two scores added up: zero when they agree (movers' views).
-    fn pair_sums<'a>(&'a self, weights: &'a [f64; FITTED]) -> impl Iterator<Item = f64> + 'a {
-        self.pairs
+    fn scores(&self, tables: &EvalTables) -> Vec<f64> {
+        self.positions
             .iter()
-            .map(|&(a, b)| self.samples[a].0.score(weights) + self.samples[b].0.score(weights))
+            .map(|p| p.features.score(tables))
+            .collect()
     }
 
-    /// Mean squared disagreement of consecutive quiet positions, in units of `scale`.
-    fn disagreement(&self, weights: &[f64; FITTED], scale: f64) -> f64 {
-        let total: f64 = self
-            .pair_sums(weights)
-            .map(|sum| (sum / scale).powi(2))
+    /// Mean log-loss over the positions at `scale`.
+    fn log_loss(&self, tables: &EvalTables, scale: f64) -> f64 {
+        let total: f64 = (self.positions.iter())
+            .map(|p| {
+                let chance = sigmoid(p.features.score(tables) / scale).clamp(1e-9, 1.0 - 1e-9);
+                -(p.label * chance.ln() + (1.0 - p.label) * (1.0 - chance).ln())
+            })
             .sum();
-        total / self.pairs.len().max(1) as f64
+        total / self.positions.len().max(1) as f64
+    }
+
+    /// Mean and root mean square of consecutive positions' summed scores (zero when the
+    /// movers' views agree).
+    fn pair_sums(&self, tables: &EvalTables) -> (f64, f64) {
+        let scores = self.scores(tables);
+        let sums: Vec<f64> = (self.pairs.iter())
+            .map(|&(a, b)| scores[a] + scores[b])
+            .collect();
+        let n = sums.len().max(1) as f64;
+        let mean = sums.iter().sum::<f64>() / n;
+        let rms = (sums.iter().map(|s| s * s).sum::<f64>() / n).sqrt();
+        (mean, rms)
     }
 }
 
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The quiet positions of a game played from `setup` (labelled by `winner`).
+fn positions_of(mut game: Gomoku, moves: &[Move], winner: Option<Side>) -> Vec<Position> {
+    let mut positions = Vec::new();
+    for (ply, &mv) in moves.iter().enumerate() {
+        if let Some(features) = game.eval_features() {
+            let label = match winner {
+                Some(winner) if winner == game.side_to_move() => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+            positions.push(Position {
+                features,
+                label,
+                ply,
+            });
+        }
+        game.make(mv);
+    }
+    positions
+}
+
+/// The 15x15 freestyle games of a match record ended under the rules, and how many of its
+/// games were of another game or ended otherwise.
+fn record_games(path: &Path) -> Result<(Vec<Vec<Position>>, usize), String> {
+    let file = read_pairs(path)?;
+    let (mut games, mut skipped) = (Vec::new(), 0);
+    for pair in file.pairs {
+        for played in pair.games {
+            let record = &played.record;
+            let fits = pair.info.game.starts_with(RECORD_GAME) && record.ending == Ending::Rules;
+            let start = Gomoku::new(Config::gomoku(SIZE, false, Opening::Free))
+                .map_err(|e| e.to_string())?;
+            let parsed = fits
+                .then(|| game_moves(&start, &played.setup, &record.moves))
+                .flatten();
+            match parsed {
+                Some((at_start, moves)) => {
+                    games.push(positions_of(at_start, &moves, record.winner))
+                }
+                None => skipped += 1,
+            }
+        }
+    }
+    Ok((games, skipped))
+}
+
+/// The position after the setup and the legal moves after it, or `None` when the
+/// record does not replay.
+fn game_moves(start: &Gomoku, setup: &Setup, moves: &[String]) -> Option<(Gomoku, Vec<Move>)> {
+    let mut game = start.clone();
+    let Setup::Moves(setup) = setup else {
+        return None;
+    };
+    for text in setup {
+        let mv = game.parse_move(text).ok().filter(|&mv| game.is_legal(mv))?;
+        game.make(mv);
+    }
+    let mut replay = game.clone();
+    let mut parsed = Vec::new();
+    for text in moves {
+        let mv = replay
+            .parse_move(text)
+            .ok()
+            .filter(|&mv| replay.is_legal(mv))?;
+        replay.make(mv);
+        parsed.push(mv);
+    }
+    Some((game, parsed))
+}
+
 /// Self-play game `index` of `seed` (see the module's header).
-fn selfplay_game(searcher: &mut Searcher<Gomoku>, seed: u64, index: usize) -> Played {
+fn selfplay_game(searcher: &mut Searcher<Gomoku>, seed: u64, index: usize) -> Vec<Position> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(index as u64);
     searcher.clear();
@@ -100,23 +210,18 @@ fn selfplay_game(searcher: &mut Searcher<Gomoku>, seed: u64, index: usize) -> Pl
             game.make(mv);
         }
     }
+    let start = game.clone();
     let limits = Limits {
         nodes: Some(SELFPLAY_NODES),
         ..Limits::default()
     };
     let stop = Stop::never().with_node_limit(SELFPLAY_NODES);
-    let mut positions = Vec::new();
-    let mut moves = Vec::new();
-    let mut previous_quiet = false;
+    let mut played = Vec::new();
+    let mut candidates = Vec::new();
     while game.outcome().is_none() {
-        let sample = game.eval_sample();
-        if let Some(sample) = sample {
-            positions.push((sample, game.side_to_move(), previous_quiet));
-        }
-        previous_quiet = sample.is_some();
         let mv = if !game.must_answer() && rng.random_range(0..RANDOM_ONE_IN) == 0 {
-            game.search_moves(&mut moves);
-            moves[rng.random_range(0..moves.len())]
+            game.search_moves(&mut candidates);
+            candidates[rng.random_range(0..candidates.len())]
         } else {
             let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
             searcher
@@ -124,23 +229,14 @@ fn selfplay_game(searcher: &mut Searcher<Gomoku>, seed: u64, index: usize) -> Pl
                 .best
         };
         game.make(mv);
+        played.push(mv);
     }
     let winner = game.outcome().and_then(|outcome| outcome.winner);
-    positions
-        .into_iter()
-        .map(|(sample, side, follows)| {
-            let label = match winner {
-                Some(winner) if winner == side => 1.0,
-                Some(_) => 0.0,
-                None => 0.5,
-            };
-            (sample, label, follows)
-        })
-        .collect()
+    positions_of(start, &played, winner)
 }
 
 /// Plays `count` self-play games on `threads` threads, in game order.
-fn selfplay_games(count: usize, seed: u64, threads: usize) -> Result<Vec<Played>, String> {
+fn selfplay_games(count: usize, seed: u64, threads: usize) -> Result<Vec<Vec<Position>>, String> {
     let start = Gomoku::new(Config::gomoku(SIZE, false, Opening::Free)).expect("15x15");
     play_indexed(
         count,
@@ -151,25 +247,9 @@ fn selfplay_games(count: usize, seed: u64, threads: usize) -> Result<Vec<Played>
     )
 }
 
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-/// Mean log-loss of `weights` at `scale` over `samples`.
-fn log_loss(samples: &[(Sample, f64)], weights: &[f64; FITTED], scale: f64) -> f64 {
-    let total: f64 = samples
-        .iter()
-        .map(|(sample, label)| {
-            let p = sigmoid(sample.score(weights) / scale).clamp(1e-9, 1.0 - 1e-9);
-            -(label * p.ln() + (1.0 - label) * (1.0 - p).ln())
-        })
-        .sum();
-    total / samples.len().max(1) as f64
-}
-
-/// The scale that fits `weights` best: golden-section search on its logarithm.
-fn fit_scale(samples: &[(Sample, f64)], weights: &[f64; FITTED]) -> f64 {
-    let loss = |log_scale: f64| log_loss(samples, weights, log_scale.exp());
+/// The scale that fits `tables` best: golden-section search on its logarithm.
+fn fit_scale(data: &Data, tables: &EvalTables) -> f64 {
+    let loss = |log_scale: f64| data.log_loss(tables, log_scale.exp());
     let (mut low, mut high) = (10f64.ln(), 100_000f64.ln());
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..60 {
@@ -184,191 +264,263 @@ fn fit_scale(samples: &[(Sample, f64)], weights: &[f64; FITTED]) -> f64 {
     ((low + high) / 2.0).exp()
 }
 
-/// Newton's method on the log-loss, the disagreement of consecutive positions and the
-/// pull towards `prior`, at a fixed scale.
-fn fit_weights(data: &Data, prior: &[f64; FITTED], scale: f64) -> [f64; FITTED] {
-    let samples = &data.samples;
-    let spread = prior.map(|w| w.abs().max(100.0));
-    let objective = |w: &[f64; FITTED]| {
-        let pull: f64 = (0..FITTED)
-            .map(|j| ((w[j] - prior[j]) / spread[j]).powi(2))
-            .sum();
-        log_loss(samples, w, scale) * samples.len() as f64
-            + CONSISTENCY * data.disagreement(w, scale) * data.pairs.len() as f64
-            + PRIOR * pull
-    };
-    let mut weights = *prior;
-    let mut current = objective(&weights);
-    for _ in 0..30 {
-        let mut gradient = [0.0; FITTED];
-        let mut hessian = [[0.0; FITTED]; FITTED];
-        for (sample, label) in samples {
-            let p = sigmoid(sample.score(&weights) / scale);
-            let x = sample.values.map(|v| v / scale);
-            let curvature = p * (1.0 - p);
-            for i in 0..FITTED {
-                gradient[i] += (p - label) * x[i];
-                for j in 0..FITTED {
-                    hessian[i][j] += curvature * x[i] * x[j];
-                }
-            }
-        }
-        for &(a, b) in &data.pairs {
-            let (x, y) = (&samples[a].0, &samples[b].0);
-            let residual = (x.score(&weights) + y.score(&weights)) / scale;
-            let both: [f64; FITTED] = std::array::from_fn(|i| (x.values[i] + y.values[i]) / scale);
-            for i in 0..FITTED {
-                gradient[i] += 2.0 * CONSISTENCY * residual * both[i];
-                for j in 0..FITTED {
-                    hessian[i][j] += 2.0 * CONSISTENCY * both[i] * both[j];
-                }
-            }
-        }
-        for j in 0..FITTED {
-            gradient[j] += 2.0 * PRIOR * (weights[j] - prior[j]) / spread[j].powi(2);
-            hessian[j][j] += 2.0 * PRIOR / spread[j].powi(2);
-        }
-        let step = solve_linear(hessian, gradient);
-        let mut factor = 1.0;
-        let improved = loop {
-            let mut trial = weights;
-            for j in 0..FITTED {
-                trial[j] -= factor * step[j];
-            }
-            let value = objective(&trial);
-            if value < current {
-                break Some((trial, value));
-            }
-            factor /= 2.0;
-            if factor < 1e-4 {
-                break None;
-            }
-        };
-        let Some((trial, value)) = improved else {
-            break;
-        };
-        let done = current - value < 1e-6 * current;
-        (weights, current) = (trial, value);
-        if done {
-            break;
-        }
-    }
-    weights
+/// The tables as one parameter vector: point values (mover, other) by class, then the
+/// threat corrections.
+fn flatten(tables: &EvalTables) -> Vec<f64> {
+    let points = tables.points.iter().flatten();
+    points.chain(&tables.threats).copied().collect()
 }
 
-/// Plays the games, fits, and prints the held-out log-loss of the shipped and the
-/// fitted weights and the fitted weights as `search.rs` takes them.
+fn unflatten(parameters: &[f64]) -> EvalTables {
+    let (points, threats) = parameters.split_at(2 * PointClass::COUNT);
+    EvalTables {
+        points: points.chunks(2).map(|pair| [pair[0], pair[1]]).collect(),
+        threats: threats.to_vec(),
+    }
+}
+
+/// Adam on the log-loss, the disagreement of consecutive positions and the pull towards
+/// `prior`, at a fixed scale. Class 0 (four dead lines, also every occupied point)
+/// stays at its value: positions do not list it.
+fn fit_tables(data: &Data, prior: &EvalTables, scale: f64, iterations: usize) -> EvalTables {
+    let start = flatten(prior);
+    let spread: Vec<f64> = (start.iter().enumerate())
+        .map(|(i, w)| {
+            if i < 2 * PointClass::COUNT {
+                w.abs().max(POINT_SPREAD)
+            } else {
+                THREAT_SPREAD
+            }
+        })
+        .collect();
+    let mut weights = start.clone();
+    let (mut first, mut second) = (vec![0.0; weights.len()], vec![0.0; weights.len()]);
+    let (beta1, beta2) = (0.9f64, 0.999f64);
+    let threats_at = 2 * PointClass::COUNT;
+    for step in 1..=iterations {
+        let tables = unflatten(&weights);
+        let scores = data.scores(&tables);
+        // d(objective)/d(score) per position.
+        let mut slope: Vec<f64> = (data.positions.iter().zip(&scores))
+            .map(|(p, &s)| (sigmoid(s / scale) - p.label) / scale)
+            .collect();
+        for &(a, b) in &data.pairs {
+            let residual = (scores[a] + scores[b]) / scale;
+            slope[a] += 2.0 * CONSISTENCY * residual / scale;
+            slope[b] += 2.0 * CONSISTENCY * residual / scale;
+        }
+        let mut gradient: Vec<f64> = (0..weights.len())
+            .map(|j| 2.0 * PRIOR * (weights[j] - start[j]) / spread[j].powi(2))
+            .collect();
+        for (p, &g) in data.positions.iter().zip(&slope) {
+            for &(class, n) in &p.features.mover {
+                gradient[2 * class as usize] += g * n as f64;
+            }
+            for &(class, n) in &p.features.other {
+                gradient[2 * class as usize + 1] -= g * n as f64;
+            }
+            gradient[threats_at + p.features.threat_mask as usize] += g;
+        }
+        for j in 2..weights.len() {
+            first[j] = beta1 * first[j] + (1.0 - beta1) * gradient[j];
+            second[j] = beta2 * second[j] + (1.0 - beta2) * gradient[j] * gradient[j];
+            let corrected = first[j] / (1.0 - beta1.powi(step as i32));
+            let size = (second[j] / (1.0 - beta2.powi(step as i32))).sqrt() + 1e-12;
+            weights[j] -= STEP * corrected / size;
+        }
+    }
+    unflatten(&weights)
+}
+
+/// Where the games come from.
+pub struct Sources {
+    pub records: Vec<PathBuf>,
+    pub selfplay: usize,
+    pub seed: u64,
+    pub threads: usize,
+}
+
+/// Gathers the games, fits, prints the held-out log-loss of the shipped and the fitted
+/// tables, and writes the fitted ones as `eval_table.rs` source to `out` when given.
 pub fn tune(
-    games: usize,
-    seed: u64,
-    threads: usize,
-    out: &mut impl std::io::Write,
-) -> Result<Weights, String> {
-    let played = selfplay_games(games, seed, threads)?;
+    sources: &Sources,
+    out: Option<&PathBuf>,
+    report: &mut impl std::io::Write,
+) -> Result<EvalTables, String> {
+    let io = |e: std::io::Error| e.to_string();
+    let mut games = Vec::new();
+    let mut described = Vec::new();
+    for path in &sources.records {
+        let (found, skipped) = record_games(path)?;
+        writeln!(
+            report,
+            "{}: {} games, {skipped} skipped (another game, or not ended under the rules)",
+            path.display(),
+            found.len()
+        )
+        .map_err(io)?;
+        described.push(format!("{} games of {}", found.len(), file_name(path)));
+        games.extend(found);
+    }
+    if sources.selfplay > 0 {
+        games.extend(selfplay_games(
+            sources.selfplay,
+            sources.seed,
+            sources.threads,
+        )?);
+        described.push(format!(
+            "{} self-play games of seed {}",
+            sources.selfplay, sources.seed
+        ));
+    }
     let (mut train, mut holdout) = (Data::default(), Data::default());
-    for (index, game) in played.into_iter().enumerate() {
+    for (index, game) in games.into_iter().enumerate() {
         if index % HOLDOUT_EVERY == 0 {
             holdout.add(game);
         } else {
             train.add(game);
         }
     }
-    if train.samples.is_empty() || holdout.samples.is_empty() {
+    if train.positions.is_empty() || holdout.positions.is_empty() {
         return Err(format!(
-            "{games} games give {} positions to fit and {} to hold out: too few to tune",
-            train.samples.len(),
-            holdout.samples.len()
+            "{} positions to fit and {} to hold out: too few to tune",
+            train.positions.len(),
+            holdout.positions.len()
         ));
     }
-    let shipped = WEIGHTS.fitted();
-    let scale = fit_scale(&train.samples, &shipped);
-    let fitted = WEIGHTS.with_fitted(&fit_weights(&train, &shipped, scale));
-    let io = |e: std::io::Error| e.to_string();
+    let (shipped, hand_set) = (EvalTables::shipped(), EvalTables::hand_set());
+    let scale = fit_scale(&train, &hand_set);
+    let fitted = fit_tables(&train, &hand_set, scale, ITERATIONS);
     writeln!(
-        out,
-        "{games} games, {} positions fitted, {} held out, scale {scale:.0}",
-        train.samples.len(),
-        holdout.samples.len()
+        report,
+        "{} games: {} positions fitted, {} held out; scale {scale:.0}",
+        train.games + holdout.games,
+        train.positions.len(),
+        holdout.positions.len()
     )
     .map_err(io)?;
-    for (name, weights) in [("shipped", shipped), ("fitted", fitted.fitted())] {
-        let bias = holdout.pair_sums(&weights).sum::<f64>() / holdout.pairs.len().max(1) as f64;
+    for (name, tables) in [
+        ("hand-set", &hand_set),
+        ("shipped", &shipped),
+        ("fitted", &fitted),
+    ] {
+        let (mean, rms) = holdout.pair_sums(tables);
         writeln!(
-            out,
-            "{name} weights, held out: log-loss {:.4}, consecutive positions' mean sum {bias:+.0} (rms {:.0})",
-            log_loss(&holdout.samples, &weights, scale),
-            holdout.disagreement(&weights, scale).sqrt() * scale
+            report,
+            "{name} tables, held out: log-loss {:.4}, consecutive positions' mean sum {mean:+.0} (rms {rms:.0})",
+            holdout.log_loss(tables, scale),
         )
         .map_err(io)?;
     }
-    writeln!(out, "pub const WEIGHTS: Weights = Weights {{").map_err(io)?;
-    writeln!(out, "    lines: {:?},", fitted.lines).map_err(io)?;
-    writeln!(out, "    points: {:?},", fitted.points).map_err(io)?;
-    writeln!(out, "    tempo: {:?},", fitted.tempo).map_err(io)?;
-    writeln!(out, "    terms: {:?},", fitted.terms).map_err(io)?;
-    writeln!(out, "}};").map_err(io)?;
+    if let Some(path) = out {
+        let provenance = format!("Fitted to {};\nscale {scale:.0}.", described.join(",\n"));
+        std::fs::write(path, fitted.source(&provenance))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        writeln!(report, "wrote {}", path.display()).map_err(io)?;
+    }
     Ok(fitted)
 }
+
+fn file_name(path: &std::path::Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |name| name.to_string_lossy().into(),
+    )
+}
+
+/// Threat masks never seen keep a zero correction: nothing to fit.
+const _: () = assert!(THREAT_MASKS == 2048);
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// Quiet positions of random local games.
-    fn random_samples(games: usize, seed: u64) -> Vec<Sample> {
+    fn random_positions(games: usize, seed: u64) -> Vec<Features> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut samples = Vec::new();
+        let mut positions = Vec::new();
         let mut moves = Vec::new();
         for _ in 0..games {
             let mut game = Gomoku::new(Config::gomoku(SIZE, false, Opening::Center)).unwrap();
             while game.outcome().is_none() {
-                samples.extend(game.eval_sample());
+                positions.extend(game.eval_features());
                 game.search_moves(&mut moves);
                 game.make(moves[rng.random_range(0..moves.len())]);
             }
         }
-        samples
+        positions
     }
 
-    /// Labels drawn from the model with known weights are recovered by the fit.
+    /// Labels drawn from the model with known tables are recovered by the fit.
     #[test]
-    fn recovers_weights_from_labels_drawn_by_the_model() {
-        let mut truth = WEIGHTS;
-        truth.lines[3] = 30;
-        truth.points[2] = 60;
-        truth.tempo[0] = 200;
-        let truth = truth.fitted();
-        let mut rng = ChaCha8Rng::seed_from_u64(9);
+    fn recovers_tables_from_labels_drawn_by_the_model() {
+        use crate::game::gomoku::pattern::Pattern::*;
+        let shipped = EvalTables::hand_set();
+        let mut truth = shipped.clone();
+        // A class every game shows a lot of, for each role.
+        let class = PointClass::of([OpenTwo, One, One, Dead]).0 as usize;
+        truth.points[class] = [
+            shipped.points[class][0] + 40.0,
+            shipped.points[class][1] - 20.0,
+        ];
         let scale = 400.0;
-        let samples: Vec<(Sample, f64)> = random_samples(300, 3)
-            .into_iter()
-            .flat_map(|sample| {
-                let p = sigmoid(sample.score(&truth) / scale);
-                // Several draws per position so the labels carry the weights.
-                (0..50)
-                    .map(|_| (sample, if rng.random::<f64>() < p { 1.0 } else { 0.0 }))
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        assert!(samples.len() > 20_000, "{} samples", samples.len());
-        let data = Data {
-            samples: samples.clone(),
-            pairs: Vec::new(),
-        };
-        let fitted = fit_weights(&data, &WEIGHTS.fitted(), scale);
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut data = Data::default();
+        for features in random_positions(300, 3) {
+            let chance = sigmoid(features.score(&truth) / scale);
+            // Several draws per position so the labels carry the tables.
+            for _ in 0..20 {
+                let label = if rng.random::<f64>() < chance {
+                    1.0
+                } else {
+                    0.0
+                };
+                data.positions.push(Position {
+                    features: features.clone(),
+                    label,
+                    ply: 0,
+                });
+            }
+        }
         assert!(
-            log_loss(&samples, &fitted, scale) <= log_loss(&samples, &truth, scale) + 1e-3,
+            data.positions.len() > 20_000,
+            "{} positions",
+            data.positions.len()
+        );
+        let fitted = fit_tables(&data, &shipped, scale, 300);
+        assert!(
+            data.log_loss(&fitted, scale) <= data.log_loss(&truth, scale) + 1e-3,
             "the fit is worse than the truth"
         );
-        for (j, want) in [(2, 30.0), (6 + 1, 60.0), (12, 200.0)] {
+        for role in 0..2 {
+            let (got, want) = (fitted.points[class][role], truth.points[class][role]);
             assert!(
-                (fitted[j] - want).abs() < want * 0.25,
-                "weight {j}: {} against {want}",
-                fitted[j]
+                (got - want).abs() < 12.0,
+                "role {role}: {got} against {want}"
             );
         }
-        // The scale is found again too, with the true weights.
-        let found = fit_scale(&samples, &truth);
-        assert!((found - scale).abs() < 40.0, "scale {found}");
+        assert!((fit_scale(&data, &truth) - scale).abs() < 40.0);
+    }
+
+    /// A match record's game replays into positions labelled for the side to move.
+    #[test]
+    fn reads_the_games_of_match_records() {
+        let line = r#"{"match":{"game":"gomoku size=15 rule=freestyle opening=free","engines":["a","b"],"control":"tc 10+0.1","openings":"0","pairs":1},"pair":0,"pentanomial":4,"games":[{"number":1,"black":"a","white":"b","setup":{"moves":["7,7","8,8"]},"result":"1-0","score":1,"ending":{"kind":"rules"},"status":"black 5 in a row","moves":["g8","a1","f8","a2","e8","a3","d8"],"used_ms":[1,1]},{"number":2,"black":"b","white":"a","setup":{"moves":["7,7","8,8"]},"result":"0-1","score":-1,"ending":{"kind":"time","side":"black"},"status":"","moves":["g8"],"used_ms":[1,1]}]}"#;
+        let dir = std::env::temp_dir().join(format!("arbor-tune-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("record.jsonl");
+        std::fs::write(&path, format!("{line}\n")).unwrap();
+        let (games, skipped) = record_games(&path).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!((games.len(), skipped), (1, 1), "the time loss is skipped");
+        let game = &games[0];
+        // Black (to move at even plies) won.
+        assert!(!game.is_empty());
+        for position in game {
+            assert_eq!(
+                position.label,
+                if position.ply % 2 == 0 { 1.0 } else { 0.0 }
+            );
+        }
     }
 }

@@ -6,6 +6,7 @@
 //! pattern keys and its threat class for both colours, updated as stones come and go; the
 //! evaluation, the move generator and the threat solver read them without rescanning.
 
+mod eval_table;
 mod exact;
 pub mod pattern;
 mod quiesce;
@@ -16,12 +17,12 @@ use std::fmt::{self, Write as _};
 use std::ops::RangeInclusive;
 use std::sync::LazyLock;
 
-use self::pattern::{EMPTY, Pattern, PatternTable, RADIUS, Threat, WALL, slot};
+use self::pattern::{EMPTY, Pattern, PatternTable, PointClass, RADIUS, Threat, WALL, slot};
 use super::notation::{self, Point};
 use super::{Game, GameError, Move, Outcome, Side};
 use crate::text::quote;
 
-pub use self::search::{FITTED, Sample, WEIGHTS, WIN, Weights};
+pub use self::search::{EvalTables, Features, THREAT_MASKS, WEIGHTS, WIN, Weights};
 
 /// Which game of the family, with its own options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -237,17 +238,21 @@ pub struct Undo {
 struct PointInfo {
     threat: [u8; 2],
     value: [i16; 2],
+    /// The evaluation's value of the point per colour (`eval_table::POINT_VALUES`): as
+    /// the side to move's point (`[c][0]`) and as the other side's (`[c][1]`).
+    role_value: [[i16; 2]; 2],
     /// One byte per direction (`d` at bits `8d`), kept in a word so that changing one
     /// line's byte and reading all four stays in a register.
     lines: u32,
 }
 
-/// A point's threat and value for one colour from its four lines' patterns, indexed by
+/// A point's threat and values for one colour from its four lines' patterns, indexed by
 /// the patterns in base 9 (6,561 entries): a stone changes one line of each neighbour,
 /// and the combination is then one lookup.
 struct Combination {
     threat: Vec<u8>,
     value: Vec<i16>,
+    role_value: Vec<[i16; 2]>,
 }
 
 impl Combination {
@@ -257,6 +262,7 @@ impl Combination {
             let mut table = Combination {
                 threat: vec![0; entries],
                 value: vec![0; entries],
+                role_value: vec![[0; 2]; entries],
             };
             for index in 0..entries {
                 let patterns = [0, 1, 2, 3].map(|d| {
@@ -265,6 +271,8 @@ impl Combination {
                 let threat = Threat::from_patterns(patterns);
                 table.threat[index] = threat as u8;
                 table.value[index] = search::point_value(patterns, threat);
+                table.role_value[index] =
+                    eval_table::POINT_VALUES[PointClass::of(patterns).0 as usize];
             }
             table
         });
@@ -303,8 +311,10 @@ pub struct Gomoku {
     extent: Extent,
     /// `[colour][threat]`: empty points where that colour's stone would make that threat.
     threat_count: [[u16; 9]; 2],
-    /// Sum of point values per colour: the evaluation's main term.
+    /// Sum of point values per colour: the Pente evaluation's main term.
     potential: [i32; 2],
+    /// Sum of `PointInfo::role_value` per colour and role: the Gomoku evaluation's.
+    role_potential: [[i32; 2]; 2],
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -363,6 +373,7 @@ impl Gomoku {
             extent: Extent::NONE,
             threat_count: [[0; 9]; 2],
             potential: [0; 2],
+            role_potential: [[0; 2]; 2],
         };
         if table.is_some() {
             game.keys = vec![[0; 4]; stride * stride];
@@ -458,6 +469,12 @@ impl Gomoku {
 
     pub fn potential(&self, side: Side) -> i32 {
         self.potential[side.index()]
+    }
+
+    /// The evaluation's sum over `side`'s points, valued as the side to move's (`mover`)
+    /// or as the other side's.
+    pub fn role_potential(&self, side: Side, mover: bool) -> i32 {
+        self.role_potential[side.index()][!mover as usize]
     }
 
     /// The rows and columns of the stones' extent widened by `margin`.
@@ -578,6 +595,7 @@ impl Gomoku {
             let index = Combination::index(info.lines, shift);
             info.threat[c] = combination.threat[index];
             info.value[c] = combination.value[index];
+            info.role_value[c] = combination.role_value[index];
         }
     }
 
@@ -594,6 +612,10 @@ impl Gomoku {
                 self.threat_count[c][new.threat[c] as usize] += 1;
             }
             self.potential[c] += new.value[c] as i32 - old.value[c] as i32;
+            for role in 0..2 {
+                self.role_potential[c][role] +=
+                    new.role_value[c][role] as i32 - old.role_value[c][role] as i32;
+            }
         }
         self.info[point] = new;
     }
@@ -688,18 +710,25 @@ impl Gomoku {
         self.ending = ending;
     }
 
-    fn count_threats_from_scratch(&self) -> ([[u16; 9]; 2], [i32; 2]) {
+    fn count_threats_from_scratch(&self) -> ([[u16; 9]; 2], [i32; 2], [[i32; 2]; 2]) {
         let mut counts = [[0u16; 9]; 2];
         let mut potential = [0i32; 2];
+        let mut role_potential = [[0i32; 2]; 2];
         for point in self.board_points() {
             for c in 0..2 {
                 if self.info[point].threat[c] != 0 {
                     counts[c][self.info[point].threat[c] as usize] += 1;
                 }
                 potential[c] += self.info[point].value[c] as i32;
+                for (sum, value) in role_potential[c]
+                    .iter_mut()
+                    .zip(self.info[point].role_value[c])
+                {
+                    *sum += value as i32;
+                }
             }
         }
-        (counts, potential)
+        (counts, potential, role_potential)
     }
 
     /// The hash after `mv` when it captures nothing (every move outside Pente), without
@@ -734,6 +763,7 @@ impl Gomoku {
             let (mine, theirs) = (self.info[point], fresh.info[point]);
             if mine.threat != theirs.threat
                 || mine.value != theirs.value
+                || mine.role_value != theirs.role_value
                 || (self.cells[point] == EMPTY && mine.lines != theirs.lines)
             {
                 return Err(format!("threats differ at field {}", self.field(point)));
@@ -743,8 +773,13 @@ impl Gomoku {
                 for c in 0..2 {
                     let patterns = self.keys[point].map(|key| table.pattern(key, c as u8 + 1));
                     let threat = Threat::from_patterns(patterns);
-                    if (mine.threat[c], mine.value[c])
-                        != (threat as u8, search::point_value(patterns, threat))
+                    let role_value = eval_table::POINT_VALUES[PointClass::of(patterns).0 as usize];
+                    if (mine.threat[c], mine.value[c], mine.role_value[c])
+                        != (
+                            threat as u8,
+                            search::point_value(patterns, threat),
+                            role_value,
+                        )
                     {
                         return Err(format!(
                             "combined threat wrong at field {}",
@@ -754,8 +789,9 @@ impl Gomoku {
                 }
             }
         }
-        if (fresh.threat_count, fresh.potential) != (self.threat_count, self.potential)
-            || self.count_threats_from_scratch() != (self.threat_count, self.potential)
+        let kept = (self.threat_count, self.potential, self.role_potential);
+        if (fresh.threat_count, fresh.potential, fresh.role_potential) != kept
+            || self.count_threats_from_scratch() != kept
         {
             return Err("threat counts differ".into());
         }

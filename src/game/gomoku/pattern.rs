@@ -6,7 +6,7 @@
 //! four, ...). Placing or removing a stone rewrites the keys of the 40 points it can
 //! reach, so nothing rescans the board.
 
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
 
 /// Farthest neighbour a key covers.
 pub const RADIUS: usize = 5;
@@ -119,6 +119,62 @@ impl Threat {
     #[inline]
     pub fn is_four(self) -> bool {
         self >= Threat::Four
+    }
+}
+
+/// A point's four line patterns as a multiset (the directions' order does not matter to
+/// the evaluation): 495 classes, numbered in the order of the patterns sorted strongest
+/// first. Class 0 is four dead lines, what an occupied point has too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PointClass(pub u16);
+
+impl PointClass {
+    /// Multisets of 4 of the 9 patterns.
+    pub const COUNT: usize = 495;
+
+    pub fn of(patterns: [Pattern; 4]) -> PointClass {
+        static CLASSES: LazyLock<Vec<u16>> = LazyLock::new(|| {
+            let canonical = |index: usize| {
+                let sorted = PointClass::sorted_digits(index);
+                sorted.iter().fold(0, |acc, &p| acc * Pattern::COUNT + p)
+            };
+            let mut number = vec![u16::MAX; Pattern::COUNT.pow(4)];
+            let mut next = 0;
+            for (index, slot) in number.iter_mut().enumerate() {
+                if canonical(index) == index {
+                    *slot = next;
+                    next += 1;
+                }
+            }
+            (0..number.len())
+                .map(|index| number[canonical(index)])
+                .collect()
+        });
+        let index = patterns
+            .iter()
+            .fold(0, |acc, &p| acc * Pattern::COUNT + p as usize);
+        PointClass(CLASSES[index])
+    }
+
+    /// The class's patterns, strongest first.
+    pub fn patterns(self) -> [Pattern; 4] {
+        static PATTERNS: LazyLock<Vec<[Pattern; 4]>> = LazyLock::new(|| {
+            let mut all = vec![[Pattern::Dead; 4]; PointClass::COUNT];
+            for index in 0..Pattern::COUNT.pow(4) {
+                let digits = PointClass::sorted_digits(index);
+                let patterns = digits.map(|d| Pattern::from_u8(d as u8));
+                all[PointClass::of(patterns).0 as usize] = patterns;
+            }
+            all
+        });
+        PATTERNS[self.0 as usize]
+    }
+
+    /// Base-9 digits of `index`, sorted strongest first.
+    fn sorted_digits(index: usize) -> [usize; 4] {
+        let mut digits = [0, 1, 2, 3].map(|d| index / Pattern::COUNT.pow(d) % Pattern::COUNT);
+        digits.sort_unstable_by(|a, b| b.cmp(a));
+        digits
     }
 }
 
@@ -377,6 +433,29 @@ mod tests {
         // White sees black stones as blocks.
         assert_eq!(free.pattern(key("____x.xx___"), 2), Pattern::Dead);
         assert_eq!(free.pattern(key("____o.oo___"), 2), Pattern::OpenFour);
+    }
+
+    #[test]
+    fn point_classes_number_the_multisets_of_four_patterns() {
+        use Pattern::*;
+        assert_eq!(PointClass::of([Dead; 4]), PointClass(0));
+        let a = PointClass::of([Two, Four, Dead, Two]);
+        assert_eq!(a, PointClass::of([Four, Two, Two, Dead]));
+        assert_eq!(a.patterns(), [Four, Two, Two, Dead]);
+        assert_eq!(
+            PointClass::of([Five; 4]),
+            PointClass(PointClass::COUNT as u16 - 1)
+        );
+        let mut seen = std::collections::HashSet::new();
+        for index in 0..Pattern::COUNT.pow(4) {
+            let patterns =
+                [0, 1, 2, 3].map(|d| Pattern::from_u8((index / 9usize.pow(d) % 9) as u8));
+            let class = PointClass::of(patterns);
+            assert!((class.0 as usize) < PointClass::COUNT);
+            assert_eq!(PointClass::of(class.patterns()), class);
+            seen.insert(class);
+        }
+        assert_eq!(seen.len(), PointClass::COUNT);
     }
 
     #[test]

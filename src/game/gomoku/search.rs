@@ -2,8 +2,10 @@
 //! moves and the solvers.
 
 use super::exact::{self, ExactTable};
-use super::pattern::{Pattern, Threat};
-use super::{Family, Gomoku, quiesce, threat, threat_from_u8};
+use std::sync::LazyLock;
+
+use super::pattern::{Pattern, PointClass, Threat};
+use super::{Family, Gomoku, eval_table, quiesce, threat, threat_from_u8};
 use crate::game::roles::{Evaluate, Proof, Score, ScoreValue, Scoring, Solve};
 use crate::game::{Game, Move, Side};
 use crate::stop::Stop;
@@ -29,10 +31,10 @@ const SEARCH_CANDIDATES: usize = 10;
 const EXPECTED_MOVES: u32 = 11;
 const MIN_MOVES_LEFT: u32 = 5;
 
-/// The evaluation's weights: per line pattern and per point threat class (what a stone
-/// there would make, for the side that would place it), the tempo by the side to move's
-/// best threat, and the combination terms of `threat_terms`. `arbor tune --game gomoku`
-/// fits them to self-play results.
+/// The hand-set weights: per line pattern and per point threat class (what a stone there
+/// would make, for the side that would place it) they value points for the move order;
+/// the tempo by the side to move's best threat and the combination terms of
+/// `threat_terms` are part of the evaluation, beside the fitted tables of `eval_table`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Weights {
     /// By `Pattern`, Dead to Five.
@@ -52,81 +54,127 @@ pub const WEIGHTS: Weights = Weights {
     terms: [4000, 2500, -1500, -800],
 };
 
-/// How much playing on a point is worth to one side: its four lines plus a bonus for
-/// threats that combine lines.
+/// How much playing on a point is worth to one side, for the move order: its four lines
+/// plus a bonus for threats that combine lines.
 pub(super) fn point_value(patterns: [Pattern; 4], threat: Threat) -> i16 {
     let lines: i16 = patterns.iter().map(|&p| WEIGHTS.lines[p as usize]).sum();
     lines + WEIGHTS.points[threat as usize]
 }
 
-/// The weights `arbor tune --game gomoku` fits: the line patterns One to Four, the point
-/// classes Two to FourThree, the tempo for None to FourThree and the four terms. Fives
-/// and open fours never stand in a quiet position for the side to move, so their
-/// weights stay as set.
-pub const FITTED: usize = 6 + 6 + 7 + 4;
-const FIT_LINES: std::ops::RangeInclusive<usize> = 1..=6;
-const FIT_POINTS: std::ops::RangeInclusive<usize> = 1..=6;
-const FIT_TEMPO: std::ops::RangeInclusive<usize> = 0..=6;
+/// Bits of `Gomoku::threat_mask`: which threat classes stand, from the side to move's view.
+pub const THREAT_MASKS: usize = 1 << 11;
 
-impl Weights {
-    /// The fitted weights in `Sample::values` order.
-    pub fn fitted(&self) -> [f64; FITTED] {
-        let mut values = [0.0; FITTED];
-        let fitted = FIT_LINES
-            .map(|i| self.lines[i] as f64)
-            .chain(FIT_POINTS.map(|i| self.points[i] as f64))
-            .chain(FIT_TEMPO.map(|i| self.tempo[i] as f64))
-            .chain(self.terms.iter().map(|&w| w as f64));
-        for (value, weight) in values.iter_mut().zip(fitted) {
-            *value = weight;
+/// `eval_table::THREAT_VALUES` spread over every mask.
+fn threat_value(mask: usize) -> Score {
+    static TABLE: LazyLock<Vec<Score>> = LazyLock::new(|| {
+        let mut table = vec![0; THREAT_MASKS];
+        for &(mask, value) in eval_table::THREAT_VALUES {
+            table[mask as usize] = value as Score;
         }
-        values
-    }
-
-    /// These weights with the fitted ones replaced by `values` (rounded).
-    pub fn with_fitted(&self, values: &[f64; FITTED]) -> Weights {
-        let mut weights = *self;
-        let mut next = values.iter().map(|v| v.round());
-        for i in FIT_LINES {
-            weights.lines[i] = next.next().unwrap() as i16;
-        }
-        for i in FIT_POINTS {
-            weights.points[i] = next.next().unwrap() as i16;
-        }
-        for i in FIT_TEMPO {
-            weights.tempo[i] = next.next().unwrap() as Score;
-        }
-        for term in &mut weights.terms {
-            *term = next.next().unwrap() as Score;
-        }
-        weights
-    }
+        table
+    });
+    TABLE[mask]
 }
 
-/// A quiet position's evaluation as a linear function of the fitted weights: the
-/// evaluation is `values · weights.fitted() + fixed`.
-#[derive(Clone, Copy, Debug)]
-pub struct Sample {
-    pub values: [f64; FITTED],
-    pub fixed: f64,
+/// The tables `arbor tune --game gomoku` fits, as numbers: by `PointClass`, a point's
+/// value to the side to move and to the other side; by threat mask, a correction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalTables {
+    pub points: Vec<[f64; 2]>,
+    pub threats: Vec<f64>,
 }
 
-impl Sample {
-    pub fn score(&self, fitted: &[f64; FITTED]) -> f64 {
-        self.fixed
-            + self
-                .values
+impl EvalTables {
+    /// The tables the engine plays with.
+    pub fn shipped() -> EvalTables {
+        let mut threats = vec![0.0; THREAT_MASKS];
+        for &(mask, value) in eval_table::THREAT_VALUES {
+            threats[mask as usize] = value as f64;
+        }
+        EvalTables {
+            points: eval_table::POINT_VALUES
                 .iter()
-                .zip(fitted)
-                .map(|(x, w)| x * w)
-                .sum::<f64>()
+                .map(|v| v.map(|x| x as f64))
+                .collect(),
+            threats,
+        }
+    }
+
+    /// What the fit starts from: the move order's point values (`point_value`) for
+    /// both roles, no threat corrections.
+    pub fn hand_set() -> EvalTables {
+        EvalTables {
+            points: (0..PointClass::COUNT)
+                .map(|class| {
+                    let patterns = PointClass(class as u16).patterns();
+                    [point_value(patterns, Threat::from_patterns(patterns)) as f64; 2]
+                })
+                .collect(),
+            threats: vec![0.0; THREAT_MASKS],
+        }
+    }
+
+    /// `src/game/gomoku/eval_table.rs` holding these tables (rounded): what
+    /// `arbor tune --game gomoku` writes.
+    pub fn source(&self, provenance: &str) -> String {
+        let rounded = |v: f64| v.round().clamp(i16::MIN as f64, i16::MAX as f64) as i16;
+        let mut out = String::from(
+            "//! The evaluation's fitted tables, written by `arbor tune --game gomoku`.\n",
+        );
+        for line in provenance.lines() {
+            out += &format!("//! {line}\n");
+        }
+        out += "\nuse super::pattern::PointClass;\n\n";
+        out += "/// By `PointClass`: a point's value to the side to move, and to the other side.\n";
+        out += "#[rustfmt::skip]\n";
+        out += "pub const POINT_VALUES: [[i16; 2]; PointClass::COUNT] = [\n";
+        for (class, values) in self.points.iter().enumerate() {
+            let patterns = PointClass(class as u16).patterns();
+            let [mover, other] = values.map(rounded);
+            out += &format!("    [{mover}, {other}], // {patterns:?}\n");
+        }
+        out += "];\n\n";
+        out += "/// By `Gomoku::threat_mask`, the masks whose correction is not zero.\n";
+        out += "#[rustfmt::skip]\n";
+        out += "pub const THREAT_VALUES: &[(u16, i16)] = &[\n";
+        for (mask, value) in self.threats.iter().enumerate() {
+            let value = rounded(*value);
+            if value != 0 {
+                out += &format!("    ({mask:#013b}, {value}),\n");
+            }
+        }
+        out += "];\n";
+        out
+    }
+}
+
+/// A quiet position's evaluation as a linear function of `EvalTables`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Features {
+    /// Empty points by class for the side to move, and for the other side: (class, count).
+    pub mover: Vec<(u16, u16)>,
+    pub other: Vec<(u16, u16)>,
+    pub threat_mask: u16,
+    /// The hand-set rest: tempo and combination terms.
+    pub fixed: Score,
+}
+
+impl Features {
+    pub fn score(&self, tables: &EvalTables) -> f64 {
+        let mover: f64 = (self.mover.iter())
+            .map(|&(class, n)| n as f64 * tables.points[class as usize][0])
+            .sum();
+        let other: f64 = (self.other.iter())
+            .map(|&(class, n)| n as f64 * tables.points[class as usize][1])
+            .sum();
+        mover - other + tables.threats[self.threat_mask as usize] + self.fixed as f64
     }
 }
 
 impl Gomoku {
-    /// The evaluation's terms in a Gomoku position the evaluation scores by its weights:
+    /// The evaluation's features in a Gomoku position the evaluation scores by its tables:
     /// no five to make or to stop, no open four to make, no open three to answer.
-    pub fn eval_sample(&self) -> Option<Sample> {
+    pub fn eval_features(&self) -> Option<Features> {
         let me = self.side_to_move();
         let them = me.opponent();
         if self.config.family != Family::Gomoku
@@ -138,38 +186,26 @@ impl Gomoku {
         {
             return None;
         }
-        let mut values = [0.0; FITTED];
-        let mut fixed = 0.0;
-        let lines_at = |p: usize| p - FIT_LINES.start();
-        let points_at = |t: usize| FIT_LINES.count() + t - FIT_POINTS.start();
+        let mut counts = vec![[0u16; 2]; PointClass::COUNT];
         for field in 0..self.size() * self.size() {
-            if self.cell(field) != 0 {
-                continue;
-            }
-            for (side, sign) in [(me, 1.0), (them, -1.0)] {
-                for pattern in self.patterns(side, field) {
-                    let p = pattern as usize;
-                    if FIT_LINES.contains(&p) {
-                        values[lines_at(p)] += sign;
-                    } else {
-                        fixed += sign * WEIGHTS.lines[p] as f64;
-                    }
-                }
-                let t = self.threat(side, field) as usize;
-                if FIT_POINTS.contains(&t) {
-                    values[points_at(t)] += sign;
-                } else {
-                    fixed += sign * WEIGHTS.points[t] as f64;
+            if self.cell(field) == 0 {
+                for (role, side) in [me, them].into_iter().enumerate() {
+                    counts[PointClass::of(self.patterns(side, field)).0 as usize][role] += 1;
                 }
             }
         }
-        let tempo_at = FIT_LINES.count() + FIT_POINTS.count();
-        values[tempo_at + self.best_threat(me) as usize - FIT_TEMPO.start()] = 1.0;
-        let terms_at = tempo_at + FIT_TEMPO.count();
-        for (i, on) in self.threat_terms(me).into_iter().enumerate() {
-            values[terms_at + i] = if on { 1.0 } else { 0.0 };
-        }
-        Some(Sample { values, fixed })
+        let listed = |role: usize| {
+            (counts.iter().enumerate())
+                .filter(|&(class, n)| class > 0 && n[role] > 0)
+                .map(|(class, n)| (class as u16, n[role]))
+                .collect()
+        };
+        Some(Features {
+            mover: listed(0),
+            other: listed(1),
+            threat_mask: self.threat_mask() as u16,
+            fixed: self.tempo(me) + self.terms_score(me),
+        })
     }
 }
 
@@ -381,6 +417,32 @@ impl Gomoku {
             .map_or(Threat::None, |threat| threat_from_u8(threat as u8))
     }
 
+    /// Which threat classes stand on the board, a bit each: the opponent's five, open
+    /// four, four-three, four, double three and open three, and the side to move's open
+    /// four, four-three, four, double three and open three.
+    pub fn threat_mask(&self) -> usize {
+        let me = self.side_to_move().index();
+        let them = 1 - me;
+        let has = |c: usize, t: Threat| (self.threat_count[c][t as usize] > 0) as usize;
+        has(them, Threat::Five)
+            | has(me, Threat::OpenFour) << 1
+            | has(them, Threat::OpenFour) << 2
+            | has(me, Threat::FourThree) << 3
+            | has(me, Threat::Four) << 4
+            | has(me, Threat::DoubleThree) << 5
+            | has(me, Threat::OpenThree) << 6
+            | has(them, Threat::FourThree) << 7
+            | has(them, Threat::Four) << 8
+            | has(them, Threat::DoubleThree) << 9
+            | has(them, Threat::OpenThree) << 10
+    }
+
+    /// The combination terms that apply (`threat_terms`), summed.
+    fn terms_score(&self, me: Side) -> Score {
+        let terms = self.threat_terms(me);
+        (0..4).filter(|&i| terms[i]).map(|i| WEIGHTS.terms[i]).sum()
+    }
+
     /// Combination threats one move away: the side to move may play its own; the
     /// opponent's must be stopped now unless the side to move can force with a four.
     /// Which of `Weights::terms` apply.
@@ -429,19 +491,20 @@ impl Evaluate for Gomoku {
         }
         // The side to move gets to use its threats first: its best move's class is worth
         // a tempo, a bounded bonus so that scores agree between odd and even depths.
-        let mut score = self.potential(me) - self.potential(them) + self.tempo(me);
-        if !pente && self.threat_count(them, Threat::Five) == 0 {
-            let terms = self.threat_terms(me);
-            score += (0..4)
-                .filter(|&i| terms[i])
-                .map(|i| WEIGHTS.terms[i])
-                .sum::<Score>();
-        }
         if pente {
             let [mine, theirs] = capture_threats(self);
-            score += capture_score(self.captures(me)) - capture_score(self.captures(them))
+            return self.potential(me) - self.potential(them)
+                + self.tempo(me)
+                + capture_score(self.captures(me))
+                - capture_score(self.captures(them))
                 + 60 * mine
                 - 40 * theirs;
+        }
+        let mut score = self.role_potential(me, true) - self.role_potential(them, false)
+            + self.tempo(me)
+            + threat_value(self.threat_mask());
+        if self.threat_count(them, Threat::Five) == 0 {
+            score += self.terms_score(me);
         }
         score
     }

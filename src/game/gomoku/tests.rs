@@ -681,11 +681,10 @@ mod search {
 }
 
 /// The tuner's linear model is the evaluation: in every quiet position of random local
-/// games, the sample scored by the shipped weights is what `evaluate` returns, and the
-/// weights survive the round trip through the fitted vector.
+/// games, the features scored by the shipped tables are what `evaluate` returns.
 #[test]
-fn eval_samples_score_as_the_evaluation() {
-    assert_eq!(WEIGHTS.with_fitted(&WEIGHTS.fitted()), WEIGHTS);
+fn eval_features_score_as_the_evaluation() {
+    let shipped = EvalTables::shipped();
     let mut rng = StdRng::seed_from_u64(23);
     let mut quiet = 0;
     for exact in [false, true] {
@@ -693,10 +692,10 @@ fn eval_samples_score_as_the_evaluation() {
             let mut g = game(Config::gomoku(15, exact, Opening::Center));
             let mut moves = Vec::new();
             while g.outcome().is_none() {
-                if let Some(sample) = g.eval_sample() {
+                if let Some(features) = g.eval_features() {
                     quiet += 1;
                     assert_eq!(
-                        sample.score(&WEIGHTS.fitted()),
+                        features.score(&shipped),
                         g.evaluate() as f64,
                         "\n{}",
                         g.diagram()
@@ -715,5 +714,5 @@ fn eval_samples_score_as_the_evaluation() {
     // A position with a five to block is not quiet.
     let mut g = game(Config::gomoku(15, false, Opening::Center));
     play(&mut g, "h8 a1 i8 a3 j8 a5 k8");
-    assert!(g.eval_sample().is_none());
+    assert!(g.eval_features().is_none());
 }
