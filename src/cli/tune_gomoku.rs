@@ -25,12 +25,12 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::cli::train::play_indexed;
 use crate::game::gomoku::pattern::PointClass;
-use crate::game::gomoku::{Config, EvalTables, Features, Gomoku, Opening, THREAT_MASKS};
+use crate::game::gomoku::{Config, EvalTables, Features, Gomoku, Opening};
 use crate::game::roles::Evaluate;
 use crate::game::{Game, Move, Side};
 use crate::harness::campaign::read_pairs;
 use crate::harness::engine::Setup;
-use crate::harness::referee::Ending;
+use crate::harness::referee::{Ending, apply_setup};
 use crate::limits::Limits;
 use crate::search::Searcher;
 use crate::search::time::TimeManager;
@@ -124,7 +124,7 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The quiet positions of a game played from `setup` (labelled by `winner`).
+/// The quiet positions of `moves` played from `game`, labelled by `winner`.
 fn positions_of(mut game: Gomoku, moves: &[Move], winner: Option<Side>) -> Vec<Position> {
     let mut positions = Vec::new();
     for (ply, &mv) in moves.iter().enumerate() {
@@ -149,13 +149,12 @@ fn positions_of(mut game: Gomoku, moves: &[Move], winner: Option<Side>) -> Vec<P
 /// games were of another game or ended otherwise.
 fn record_games(path: &Path) -> Result<(Vec<Vec<Position>>, usize), String> {
     let file = read_pairs(path)?;
+    let start = Gomoku::new(Config::gomoku(SIZE, false, Opening::Free)).expect("15x15");
     let (mut games, mut skipped) = (Vec::new(), 0);
     for pair in file.pairs {
         for played in pair.games {
             let record = &played.record;
             let fits = pair.info.game.starts_with(RECORD_GAME) && record.ending == Ending::Rules;
-            let start = Gomoku::new(Config::gomoku(SIZE, false, Opening::Free))
-                .map_err(|e| e.to_string())?;
             let parsed = fits
                 .then(|| game_moves(&start, &played.setup, &record.moves))
                 .flatten();
@@ -174,13 +173,7 @@ fn record_games(path: &Path) -> Result<(Vec<Vec<Position>>, usize), String> {
 /// record does not replay.
 fn game_moves(start: &Gomoku, setup: &Setup, moves: &[String]) -> Option<(Gomoku, Vec<Move>)> {
     let mut game = start.clone();
-    let Setup::Moves(setup) = setup else {
-        return None;
-    };
-    for text in setup {
-        let mv = game.parse_move(text).ok().filter(|&mv| game.is_legal(mv))?;
-        game.make(mv);
-    }
+    apply_setup(&mut game, setup).ok()?;
     let mut replay = game.clone();
     let mut parsed = Vec::new();
     for text in moves {
@@ -427,9 +420,6 @@ fn file_name(path: &std::path::Path) -> String {
         |name| name.to_string_lossy().into(),
     )
 }
-
-/// Threat masks never seen keep a zero correction: nothing to fit.
-const _: () = assert!(THREAT_MASKS == 2048);
 
 #[cfg(test)]
 mod tests {

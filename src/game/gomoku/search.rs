@@ -1,9 +1,9 @@
 //! The k-in-a-row games' roles for the engine: the pattern evaluation, the candidate
 //! moves and the solvers.
 
-use super::exact::{self, ExactTable};
 use std::sync::LazyLock;
 
+use super::exact::{self, ExactTable};
 use super::pattern::{Pattern, PointClass, Threat};
 use super::{Family, Gomoku, eval_table, quiesce, threat, threat_from_u8};
 use crate::game::roles::{Evaluate, Proof, Score, ScoreValue, Scoring, Solve};
@@ -61,11 +61,11 @@ pub(super) fn point_value(patterns: [Pattern; 4], threat: Threat) -> i16 {
     lines + WEIGHTS.points[threat as usize]
 }
 
-/// Bits of `Gomoku::threat_mask`: which threat classes stand, from the side to move's view.
+/// How many values `Gomoku::threat_mask` takes (11 bits).
 pub const THREAT_MASKS: usize = 1 << 11;
 
 /// `eval_table::THREAT_VALUES` spread over every mask.
-fn threat_value(mask: usize) -> Score {
+fn threat_values() -> &'static [Score] {
     static TABLE: LazyLock<Vec<Score>> = LazyLock::new(|| {
         let mut table = vec![0; THREAT_MASKS];
         for &(mask, value) in eval_table::THREAT_VALUES {
@@ -73,7 +73,7 @@ fn threat_value(mask: usize) -> Score {
         }
         table
     });
-    TABLE[mask]
+    &TABLE
 }
 
 /// The tables `arbor tune --game gomoku` fits, as numbers: by `PointClass`, a point's
@@ -87,16 +87,12 @@ pub struct EvalTables {
 impl EvalTables {
     /// The tables the engine plays with.
     pub fn shipped() -> EvalTables {
-        let mut threats = vec![0.0; THREAT_MASKS];
-        for &(mask, value) in eval_table::THREAT_VALUES {
-            threats[mask as usize] = value as f64;
-        }
         EvalTables {
             points: eval_table::POINT_VALUES
                 .iter()
                 .map(|v| v.map(|x| x as f64))
                 .collect(),
-            threats,
+            threats: threat_values().iter().map(|&v| v as f64).collect(),
         }
     }
 
@@ -491,18 +487,19 @@ impl Evaluate for Gomoku {
         }
         // The side to move gets to use its threats first: its best move's class is worth
         // a tempo, a bounded bonus so that scores agree between odd and even depths.
+        let tempo = self.tempo(me);
         if pente {
             let [mine, theirs] = capture_threats(self);
             return self.potential(me) - self.potential(them)
-                + self.tempo(me)
+                + tempo
                 + capture_score(self.captures(me))
                 - capture_score(self.captures(them))
                 + 60 * mine
                 - 40 * theirs;
         }
         let mut score = self.role_potential(me, true) - self.role_potential(them, false)
-            + self.tempo(me)
-            + threat_value(self.threat_mask());
+            + tempo
+            + threat_values()[self.threat_mask()];
         if self.threat_count(them, Threat::Five) == 0 {
             score += self.terms_score(me);
         }
