@@ -16,60 +16,11 @@ import argparse
 import json
 import os
 import re
-import select
-import signal
-import subprocess
 import sys
-import time
+
+from gomocup_brain import ask, name, parse
 
 ANNOUNCED = re.compile(r"Eval \+M\d+|VC[FT] success")
-MOVE = re.compile(r"^(-?\d+),(-?\d+)$")
-
-
-def ask(brain, size, movetime, stones, to_move):
-    """The brain's move and whether it announced a win; `stones` as (x, y, side)."""
-    proc = subprocess.Popen(brain, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
-    lines = [f"START {size}", f"INFO timeout_turn {movetime}",
-             "INFO timeout_match 600000", "BOARD"]
-    lines += [f"{x},{y},{1 if side == to_move else 2}" for x, y, side in stones]
-    lines += ["DONE"]
-    proc.stdin.write(("\n".join(lines) + "\n").encode())
-    proc.stdin.flush()
-    pending, announced, move = b"", False, None
-    deadline = time.monotonic() + movetime / 1000 + 30
-    while move is None:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            break
-        ready, _, _ = select.select([proc.stdout], [], [], left)
-        if not ready:
-            break
-        chunk = os.read(proc.stdout.fileno(), 65536)
-        if not chunk:
-            break
-        pending += chunk
-        while b"\n" in pending and move is None:
-            raw, pending = pending.split(b"\n", 1)
-            line = raw.decode(errors="replace").strip()
-            announced |= ANNOUNCED.search(line) is not None
-            found = MOVE.match(line)
-            if found:
-                move = (int(found.group(1)), int(found.group(2)))
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
-    return move, announced
-
-
-def name(x, y):
-    return f"{chr(ord('a') + x)}{y + 1}"
-
-
-def parse(move):
-    if "," in move:
-        x, y = move.split(",")
-        return int(x), int(y)
-    return ord(move[0]) - ord("a"), int(move[1:]) - 1
 
 
 def main():
@@ -100,7 +51,8 @@ def main():
                             continue
                         stones = [(x, y, ("black", "white")[i % 2])
                                   for i, (x, y) in enumerate(moves[:ply])]
-                        move, announced = ask(args.brain, size, args.movetime, stones, winner)
+                        move, printed = ask(args.brain, size, args.movetime, stones, winner)
+                        announced = any(ANNOUNCED.search(line) for line in printed)
                         taken = {(x, y) for x, y, _ in stones}
                         if (not announced or move is None or move in taken
                                 or not all(0 <= c < size for c in move)):
