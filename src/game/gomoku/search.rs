@@ -340,6 +340,25 @@ fn candidates(game: &Gomoku, moves: &mut Vec<Move>) {
     }
 }
 
+/// `ln(depth) * ln(index + 1)`, rounded: how many plies late moves lose (table lookup).
+fn late_move_reduction(depth: u32, index: usize) -> u32 {
+    const DEPTHS: usize = 64;
+    const INDICES: usize = 64;
+    static TABLE: LazyLock<Vec<u8>> = LazyLock::new(|| {
+        let mut table = vec![0u8; DEPTHS * INDICES];
+        for depth in 1..DEPTHS {
+            for index in 0..INDICES {
+                let plies = (depth as f64).ln() * ((index + 1) as f64).ln();
+                table[depth * INDICES + index] = plies.round() as u8;
+            }
+        }
+        table
+    });
+    let depth = (depth as usize).min(DEPTHS - 1);
+    let index = index.min(INDICES - 1);
+    TABLE[depth * INDICES + index] as u32
+}
+
 /// Keeps the `count` moves of highest `point_key`, best first (ties by field): each key
 /// computed once, the best selected rather than the whole list sorted.
 fn keep_best(game: &Gomoku, moves: &mut Vec<Move>, count: usize) {
@@ -557,16 +576,24 @@ impl Evaluate for Gomoku {
         }
     }
 
-    /// Gomoku: the third move on at depth 2 and more, when it neither makes nor stops
-    /// an open three or better, by one ply; from the sixth at depth 4, by two.
+    /// Gomoku, from the third move on at depth 2 and more: `ln(depth) * ln(index + 1)`
+    /// plies, rounded, for every move but a four (open threes too); at least one ply,
+    /// and two from the sixth move at depth 4, for a move that neither makes nor stops
+    /// an open three. Where a four or an open three must be answered, only the latter.
     fn reduction(&self, mv: Move, index: usize, depth: u32) -> u32 {
         if self.config.family != Family::Gomoku || index < 2 || depth < 2 {
             return 0;
         }
-        if self.is_threat_point(mv) {
-            return 0;
+        let quiet = !self.is_threat_point(mv);
+        let floor = match (quiet, index >= 5 && depth >= 4) {
+            (false, _) => 0,
+            (true, false) => 1,
+            (true, true) => 2,
+        };
+        if self.must_answer() || self.threat(self.side_to_move(), mv.square()).is_four() {
+            return floor;
         }
-        if index >= 5 && depth >= 4 { 2 } else { 1 }
+        late_move_reduction(depth, index).max(floor)
     }
 
     fn search_moves(&self, moves: &mut Vec<Move>) {

@@ -476,27 +476,60 @@ mod search {
     }
 
     #[test]
-    fn only_late_quiet_moves_are_searched_less_deeply() {
+    fn late_moves_but_fours_are_searched_less_deeply() {
         let g = setup(15, "h8 i9 g9 j7 k10", "h9 i8 g8 h7 f10", Side::Black);
+        assert!(!g.must_answer());
         let mut moves = Vec::new();
         g.search_moves(&mut moves);
-        let mut reduced = 0;
+        let (mut quiet, mut threats) = (0, 0);
         for (index, &mv) in moves.iter().enumerate() {
+            let me = g.side_to_move();
             let threat = Side::BOTH
                 .into_iter()
                 .map(|side| g.threat(side, mv.square()))
                 .max()
                 .unwrap();
             let r = g.reduction(mv, index, 6);
-            if index < 2 || threat >= pattern::Threat::OpenThree {
-                assert_eq!(r, 0, "{} at {index}", g.format_move(mv));
+            let name = g.format_move(mv);
+            if index < 2 || g.threat(me, mv.square()).is_four() {
+                assert_eq!(r, 0, "{name} at {index}");
             } else {
-                assert!(r >= 1, "{} at {index}", g.format_move(mv));
-                reduced += 1;
+                // ln(6) * ln(3) = 1.97: two plies from the third move on.
+                assert!(r >= 2, "{name} at {index}: {r}");
+                if threat >= pattern::Threat::OpenThree {
+                    threats += 1;
+                } else {
+                    quiet += 1;
+                }
             }
             assert_eq!(g.reduction(mv, index, 1), 0, "no reduction near the leaves");
         }
-        assert!(reduced > 0, "{} candidates", moves.len());
+        assert!(quiet > 0 && threats > 0, "{quiet} quiet, {threats} threats");
+        assert_eq!(g.reduction(moves[9], 9, 12), 6, "ln(12) * ln(10) = 5.72");
+    }
+
+    #[test]
+    fn answers_to_a_three_are_reduced_only_when_quiet() {
+        // Black's open three g8-i8 (White to move) must be answered.
+        let g = setup(15, "g8 h8 i8 c3", "a1 a3 o15", Side::White);
+        assert!(g.must_answer());
+        let mut quiet_moves = Vec::new();
+        g.generate_moves(&mut quiet_moves);
+        let quiet = (quiet_moves.iter())
+            .find(|&&mv| {
+                Side::BOTH
+                    .into_iter()
+                    .all(|side| g.threat(side, mv.square()) < pattern::Threat::OpenThree)
+            })
+            .copied()
+            .unwrap();
+        let block = g.parse_move("j8").unwrap();
+        assert_eq!(g.reduction(block, 5, 8), 0, "a block is searched in full");
+        assert_eq!(
+            g.reduction(quiet, 5, 8),
+            2,
+            "a quiet move keeps the old reduction"
+        );
     }
 
     #[test]
