@@ -579,7 +579,7 @@ impl Evaluate for Gomoku {
     /// Gomoku, from the third move on at depth 2 and more: `ln(depth) * ln(index + 1)`
     /// plies, rounded, for every move but a four (open threes too); at least one ply,
     /// and two from the sixth move at depth 4, for a move that neither makes nor stops
-    /// an open three. Where a four or an open three must be answered, only the latter.
+    /// an open three. Where a four or an open three must be answered, only that floor.
     fn reduction(&self, mv: Move, index: usize, depth: u32) -> u32 {
         if self.config.family != Family::Gomoku || index < 2 || depth < 2 {
             return 0;
