@@ -125,6 +125,13 @@ enum Commands {
         /// Gomoku: where to write the fitted tables (`src/game/gomoku/eval_table.rs`).
         #[arg(long)]
         out: Option<std::path::PathBuf>,
+        /// Gomoku: label each position by a search of this depth (plies) instead of by
+        /// its game's result.
+        #[arg(long, value_parser = bounds::positive)]
+        label_depth: Option<usize>,
+        /// Gomoku: file keeping those searches' scores (read if it exists, else written).
+        #[arg(long, requires = "label_depth")]
+        labels: Option<std::path::PathBuf>,
     },
     /// Trains the Othello pattern evaluation on WTHOR games, self-play games or both, and
     /// writes its weights file.
@@ -750,6 +757,8 @@ fn main() -> ExitCode {
             threads,
             records,
             out,
+            label_depth,
+            labels,
         }) if game == "gomoku" => {
             let threads = threads
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -761,6 +770,8 @@ fn main() -> ExitCode {
                     selfplay: selfplay.unwrap_or(if records.is_empty() { 3000 } else { 0 }),
                     seed: *seed,
                     threads,
+                    label_depth: label_depth.map(|depth| depth.min(60) as u32),
+                    labels: labels.clone(),
                 };
                 arbor::cli::tune_gomoku::tune(&sources, out.as_ref(), &mut io::stdout())
                     .map(|_| ())

@@ -26,7 +26,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::cli::train::play_indexed;
 use crate::game::gomoku::pattern::PointClass;
 use crate::game::gomoku::{Config, EvalTables, Features, Gomoku, Opening};
-use crate::game::roles::Evaluate;
+use crate::game::roles::{Evaluate, Score};
 use crate::game::{Game, Move, Side};
 use crate::harness::campaign::read_pairs;
 use crate::harness::engine::Setup;
@@ -45,6 +45,7 @@ const OPENING_REACH: usize = 3;
 const SELFPLAY_NODES: u64 = 4000;
 const RANDOM_ONE_IN: u32 = 12;
 const SEARCH_MEGABYTES: usize = 8;
+const LABEL_MOVETIME: Duration = Duration::from_millis(400);
 /// One game in this many is kept apart to measure the fit.
 const HOLDOUT_EVERY: usize = 10;
 /// Pull towards the hand-set tables: the log-loss of this many positions per squared unit
@@ -60,12 +61,23 @@ const CONSISTENCY: f64 = 0.3;
 const ITERATIONS: usize = 800;
 const STEP: f64 = 8.0;
 
-/// A quiet position of a game: its features, its label (1 the side to move won, 0 it
-/// lost, 0.5 a draw) and its ply.
+/// A quiet position of a game: its features, its label (the side to move's chance to
+/// win: by the result, 1 it won, 0 it lost, 0.5 a draw, or by a search's score), its
+/// result and its ply.
 struct Position {
     features: Features,
     label: f64,
+    result: f64,
+    /// The labelling search's score for the side to move, when one ran.
+    searched: Option<Score>,
     ply: usize,
+}
+
+/// A game to take positions from: where it starts, its moves and who won.
+struct PlayedGame {
+    start: Gomoku,
+    moves: Vec<Move>,
+    winner: Option<Side>,
 }
 
 /// Positions and the pairs of consecutive ones (indices into the positions).
@@ -95,15 +107,34 @@ impl Data {
             .collect()
     }
 
-    /// Mean log-loss over the positions at `scale`.
+    /// Mean log-loss over the positions at `scale`, against their labels.
     fn log_loss(&self, tables: &EvalTables, scale: f64) -> f64 {
+        self.log_loss_against(tables, scale, |p| p.label)
+    }
+
+    fn log_loss_against(
+        &self,
+        tables: &EvalTables,
+        scale: f64,
+        target: impl Fn(&Position) -> f64,
+    ) -> f64 {
         let total: f64 = (self.positions.iter())
             .map(|p| {
                 let chance = sigmoid(p.features.score(tables) / scale).clamp(1e-9, 1.0 - 1e-9);
-                -(p.label * chance.ln() + (1.0 - p.label) * (1.0 - chance).ln())
+                let label = target(p);
+                -(label * chance.ln() + (1.0 - label) * (1.0 - chance).ln())
             })
             .sum();
         total / self.positions.len().max(1) as f64
+    }
+
+    /// Labels every position by its search score at `scale` instead of its result.
+    fn label_by_search(&mut self, scale: f64) {
+        for p in &mut self.positions {
+            if let Some(score) = p.searched {
+                p.label = sigmoid(score as f64 / scale);
+            }
+        }
     }
 
     /// Mean and root mean square of consecutive positions' summed scores (zero when the
@@ -124,19 +155,29 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The quiet positions of `moves` played from `game`, labelled by `winner`.
-fn positions_of(mut game: Gomoku, moves: &[Move], winner: Option<Side>) -> Vec<Position> {
+/// The quiet positions of a game, labelled by its result; with a searcher, each also
+/// searched to `depth` plies.
+fn positions_of(
+    played: &PlayedGame,
+    mut search: Option<(&mut Searcher<Gomoku>, u32)>,
+) -> Vec<Position> {
+    let mut game = played.start.clone();
     let mut positions = Vec::new();
-    for (ply, &mv) in moves.iter().enumerate() {
+    for (ply, &mv) in played.moves.iter().enumerate() {
         if let Some(features) = game.eval_features() {
-            let label = match winner {
+            let result = match played.winner {
                 Some(winner) if winner == game.side_to_move() => 1.0,
                 Some(_) => 0.0,
                 None => 0.5,
             };
+            let searched = search
+                .as_mut()
+                .map(|(searcher, depth)| search_score(searcher, &game, *depth));
             positions.push(Position {
                 features,
-                label,
+                label: result,
+                result,
+                searched,
                 ply,
             });
         }
@@ -145,9 +186,25 @@ fn positions_of(mut game: Gomoku, moves: &[Move], winner: Option<Side>) -> Vec<P
     positions
 }
 
+/// The score of a `depth`-ply search of `game` for its side to move, a fresh table each
+/// time so that the order of the positions does not matter. The clock
+/// (`LABEL_MOVETIME`) bounds the root's defence filter, which has a quarter of it.
+fn search_score(searcher: &mut Searcher<Gomoku>, game: &Gomoku, depth: u32) -> Score {
+    searcher.clear();
+    let limits = Limits {
+        depth: Some(depth),
+        movetime: Some(LABEL_MOVETIME),
+        ..Limits::default()
+    };
+    let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
+    searcher
+        .think(game, &limits, &time, &Stop::never(), &mut |_| {})
+        .score
+}
+
 /// The 15x15 freestyle games of a match record ended under the rules, and how many of its
 /// games were of another game or ended otherwise.
-fn record_games(path: &Path) -> Result<(Vec<Vec<Position>>, usize), String> {
+fn record_games(path: &Path) -> Result<(Vec<PlayedGame>, usize), String> {
     let file = read_pairs(path)?;
     let start = Gomoku::new(Config::gomoku(SIZE, false, Opening::Free)).expect("15x15");
     let (mut games, mut skipped) = (Vec::new(), 0);
@@ -159,9 +216,11 @@ fn record_games(path: &Path) -> Result<(Vec<Vec<Position>>, usize), String> {
                 .then(|| game_moves(&start, &played.setup, &record.moves))
                 .flatten();
             match parsed {
-                Some((at_start, moves)) => {
-                    games.push(positions_of(at_start, &moves, record.winner))
-                }
+                Some((start, moves)) => games.push(PlayedGame {
+                    start,
+                    moves,
+                    winner: record.winner,
+                }),
                 None => skipped += 1,
             }
         }
@@ -188,7 +247,7 @@ fn game_moves(start: &Gomoku, setup: &Setup, moves: &[String]) -> Option<(Gomoku
 }
 
 /// Self-play game `index` of `seed` (see the module's header).
-fn selfplay_game(searcher: &mut Searcher<Gomoku>, seed: u64, index: usize) -> Vec<Position> {
+fn selfplay_game(searcher: &mut Searcher<Gomoku>, seed: u64, index: usize) -> PlayedGame {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(index as u64);
     searcher.clear();
@@ -224,12 +283,15 @@ fn selfplay_game(searcher: &mut Searcher<Gomoku>, seed: u64, index: usize) -> Ve
         game.make(mv);
         played.push(mv);
     }
-    let winner = game.outcome().and_then(|outcome| outcome.winner);
-    positions_of(start, &played, winner)
+    PlayedGame {
+        start,
+        moves: played,
+        winner: game.outcome().and_then(|outcome| outcome.winner),
+    }
 }
 
 /// Plays `count` self-play games on `threads` threads, in game order.
-fn selfplay_games(count: usize, seed: u64, threads: usize) -> Result<Vec<Vec<Position>>, String> {
+fn selfplay_games(count: usize, seed: u64, threads: usize) -> Result<Vec<PlayedGame>, String> {
     let start = Gomoku::new(Config::gomoku(SIZE, false, Opening::Free)).expect("15x15");
     play_indexed(
         count,
@@ -331,6 +393,72 @@ pub struct Sources {
     pub selfplay: usize,
     pub seed: u64,
     pub threads: usize,
+    /// Label the positions by a search this deep instead of by the games' results.
+    pub label_depth: Option<u32>,
+    /// Where those searches' scores are kept: read when the file exists (for the same
+    /// games and depth), else written.
+    pub labels: Option<PathBuf>,
+}
+
+/// Writes the labelling searches' scores, a line a game: the depth, the game's move
+/// count, then the scores of its quiet positions in order.
+fn write_labels(
+    path: &Path,
+    games: &[PlayedGame],
+    positions: &[Vec<Position>],
+    depth: u32,
+) -> Result<(), String> {
+    let mut text = String::new();
+    for (game, positions) in games.iter().zip(positions) {
+        text += &format!("{depth} {}", game.moves.len());
+        for p in positions {
+            text += &format!(" {}", p.searched.unwrap_or_default());
+        }
+        text += "\n";
+    }
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The games' positions with the scores `write_labels` kept for them.
+fn read_labels(
+    path: &Path,
+    games: &[PlayedGame],
+    depth: u32,
+) -> Result<Vec<Vec<Position>>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let lines: Vec<&str> = text.lines().collect();
+    let stale = |why: &str| {
+        format!(
+            "{}: {why}; it was written for other games or another --label-depth (remove it to search again)",
+            path.display()
+        )
+    };
+    if lines.len() != games.len() {
+        return Err(stale(&format!(
+            "{} games, not {}",
+            lines.len(),
+            games.len()
+        )));
+    }
+    let mut all = Vec::new();
+    for (number, (line, game)) in lines.iter().zip(games).enumerate() {
+        let numbers: Vec<Score> = (line.split_whitespace())
+            .map(|word| word.parse::<Score>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| stale(&format!("line {}: not a list of numbers", number + 1)))?;
+        let mut positions = positions_of(game, None);
+        let fits = numbers.len() == positions.len() + 2
+            && numbers[0] == depth as Score
+            && numbers[1] == game.moves.len() as Score;
+        if !fits {
+            return Err(stale(&format!("line {} does not fit its game", number + 1)));
+        }
+        for (p, &score) in positions.iter_mut().zip(&numbers[2..]) {
+            p.searched = Some(score);
+        }
+        all.push(positions);
+    }
+    Ok(all)
 }
 
 /// Gathers the games, fits, prints the held-out log-loss of the shipped and the fitted
@@ -366,8 +494,36 @@ pub fn tune(
             sources.selfplay, sources.seed
         ));
     }
+    let positions = match sources.label_depth {
+        None => games.iter().map(|game| positions_of(game, None)).collect(),
+        Some(depth) => {
+            described.push(format!("labelled by {depth}-ply searches"));
+            let cached = match &sources.labels {
+                Some(path) if path.exists() => Some(read_labels(path, &games, depth)?),
+                _ => None,
+            };
+            match cached {
+                Some(positions) => positions,
+                None => {
+                    let start =
+                        Gomoku::new(Config::gomoku(SIZE, false, Opening::Free)).expect("15x15");
+                    let positions = play_indexed(
+                        games.len(),
+                        sources.threads,
+                        100,
+                        || Searcher::new(&start, SEARCH_MEGABYTES),
+                        |searcher, index| positions_of(&games[index], Some((searcher, depth))),
+                    )?;
+                    if let Some(path) = &sources.labels {
+                        write_labels(path, &games, &positions, depth)?;
+                    }
+                    positions
+                }
+            }
+        }
+    };
     let (mut train, mut holdout) = (Data::default(), Data::default());
-    for (index, game) in games.into_iter().enumerate() {
+    for (index, game) in positions.into_iter().enumerate() {
         if index % HOLDOUT_EVERY == 0 {
             holdout.add(game);
         } else {
@@ -382,7 +538,12 @@ pub fn tune(
         ));
     }
     let (shipped, hand_set) = (EvalTables::shipped(), EvalTables::hand_set());
+    // The scale is the results': search scores become chances at it.
     let scale = fit_scale(&train, &hand_set);
+    if sources.label_depth.is_some() {
+        train.label_by_search(scale);
+        holdout.label_by_search(scale);
+    }
     let fitted = fit_tables(&train, &hand_set, scale, ITERATIONS);
     writeln!(
         report,
@@ -398,10 +559,18 @@ pub fn tune(
         ("fitted", &fitted),
     ] {
         let (mean, rms) = holdout.pair_sums(tables);
+        let searched = if sources.label_depth.is_some() {
+            format!(
+                ", against the searches {:.4}",
+                holdout.log_loss(tables, scale)
+            )
+        } else {
+            String::new()
+        };
         writeln!(
             report,
-            "{name} tables, held out: log-loss {:.4}, consecutive positions' mean sum {mean:+.0} (rms {rms:.0})",
-            holdout.log_loss(tables, scale),
+            "{name} tables, held out: log-loss {:.4}{searched}, consecutive positions' mean sum {mean:+.0} (rms {rms:.0})",
+            holdout.log_loss_against(tables, scale, |p| p.result),
         )
         .map_err(io)?;
     }
@@ -468,6 +637,8 @@ mod tests {
                 data.positions.push(Position {
                     features: features.clone(),
                     label,
+                    result: label,
+                    searched: None,
                     ply: 0,
                 });
             }
@@ -503,7 +674,7 @@ mod tests {
         let (games, skipped) = record_games(&path).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!((games.len(), skipped), (1, 1), "the time loss is skipped");
-        let game = &games[0];
+        let game = &positions_of(&games[0], None);
         // Black (to move at even plies) won.
         assert!(!game.is_empty());
         for position in game {
@@ -511,6 +682,46 @@ mod tests {
                 position.label,
                 if position.ply % 2 == 0 { 1.0 } else { 0.0 }
             );
+        }
+    }
+
+    /// The labelling searches' scores go to a file and come back for the same games
+    /// and depth only.
+    #[test]
+    fn keeps_search_labels_for_the_same_games() {
+        let start = Gomoku::new(Config::gomoku(SIZE, false, Opening::Free)).unwrap();
+        let mut searcher = Searcher::new(&start, 1).unwrap();
+        let games = vec![
+            selfplay_game(&mut searcher, 5, 0),
+            selfplay_game(&mut searcher, 5, 1),
+        ];
+        let positions: Vec<Vec<Position>> = (games.iter())
+            .map(|game| positions_of(game, Some((&mut searcher, 2))))
+            .collect();
+        assert!(positions.iter().all(|game| !game.is_empty()));
+        assert!(positions.iter().flatten().all(|p| p.searched.is_some()));
+        let dir = std::env::temp_dir().join(format!("arbor-labels-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("labels.txt");
+        write_labels(&path, &games, &positions, 2).unwrap();
+        let read = read_labels(&path, &games, 2).unwrap();
+        let other_depth = read_labels(&path, &games, 3).map(|_| ());
+        let other_games = read_labels(&path, &games[..1], 2).map(|_| ());
+        std::fs::remove_dir_all(&dir).unwrap();
+        let scores = |all: &[Vec<Position>]| -> Vec<Option<Score>> {
+            all.iter().flatten().map(|p| p.searched).collect()
+        };
+        assert_eq!(scores(&read), scores(&positions));
+        assert!(other_depth.unwrap_err().contains("--label-depth"));
+        assert!(other_games.unwrap_err().contains("2 games, not 1"));
+        // Labelled by search, a position's label is its score's chance at the scale.
+        let mut data = Data::default();
+        for game in read {
+            data.add(game);
+        }
+        data.label_by_search(500.0);
+        for p in &data.positions {
+            assert_eq!(p.label, sigmoid(p.searched.unwrap() as f64 / 500.0));
         }
     }
 }
