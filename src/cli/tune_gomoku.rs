@@ -1,4 +1,5 @@
-//! `arbor tune --game gomoku`: fits the Gomoku evaluation's tables to game results.
+//! `arbor tune --game gomoku`: fits the Gomoku evaluation's tables to game results, or
+//! with `--label-depth` to the scores of arbor's own searches of the games' positions.
 //!
 //! The evaluation sums, over the empty points, a value by the point's class (its four
 //! line patterns as a multiset, `PointClass`) for the side to move's stone there and
@@ -45,6 +46,7 @@ const OPENING_REACH: usize = 3;
 const SELFPLAY_NODES: u64 = 4000;
 const RANDOM_ONE_IN: u32 = 12;
 const SEARCH_MEGABYTES: usize = 8;
+/// A labelling search's clock: it bounds the root's defence filter (a quarter of it).
 const LABEL_MOVETIME: Duration = Duration::from_millis(400);
 /// One game in this many is kept apart to measure the fit.
 const HOLDOUT_EVERY: usize = 10;
