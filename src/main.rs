@@ -182,8 +182,12 @@ enum Commands {
         #[arg(long, value_parser = bounds::number)]
         nodes: Option<u64>,
         /// Also checks each solved puzzle's first move against every reply (slow).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "search")]
         verify: bool,
+        /// Plays each puzzle as the engine's move within --movetime instead (the root's
+        /// threat search, then the alpha-beta) and counts those where it reports a win.
+        #[arg(long)]
+        search: bool,
     },
     /// Speaks the Gomocup (Piskvork) brain protocol on stdin/stdout: freestyle or
     /// exact-five gomoku for tournament managers (see protocol.md).
@@ -672,6 +676,7 @@ fn main() -> ExitCode {
             movetime,
             nodes,
             verify,
+            search,
         }) => std::fs::read_to_string(file)
             .map_err(|e| format!("{}: {e}", file.display()))
             .and_then(|text| {
@@ -679,7 +684,12 @@ fn main() -> ExitCode {
                     time: *movetime,
                     nodes: *nodes,
                 };
-                arbor::cli::puzzles::run_file(&text, limit, *verify, &mut io::stdout()).map(|_| ())
+                let check = if *search {
+                    arbor::cli::puzzles::Check::Search
+                } else {
+                    arbor::cli::puzzles::Check::Solver { verify: *verify }
+                };
+                arbor::cli::puzzles::run_file(&text, limit, check, &mut io::stdout()).map(|_| ())
             }),
         Some(Commands::Play(args)) => play(args),
         Some(Commands::Book(BookCommand::Build {

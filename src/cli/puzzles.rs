@@ -4,13 +4,20 @@
 //! W:<cells> ; <first move> ; <line | -> ; <tag> [key=value ...]`. A puzzle counts as
 //! solved when the solver finds a win within the limit and its line replays to the
 //! attacker's win; the first move is also checked against `firsts=` when the file lists it.
+//! With `--search` the engine plays each puzzle as a move instead (the root's threat
+//! search, then the alpha-beta, as in a game) and a puzzle counts when it reports a win.
 
 use crate::text::quote;
 use std::time::{Duration, Instant};
 
+use crate::engine::DEFAULT_HASH_MB;
 use crate::game::gomoku::threat::ThreatSolver;
 use crate::game::gomoku::{Config, Gomoku, Opening};
+use crate::game::roles::{Evaluate, WIN_BOUND};
 use crate::game::{Game, Move, Side};
+use crate::limits::Limits;
+use crate::search::Searcher;
+use crate::search::time::TimeManager;
 use crate::stop::Stop;
 
 /// One puzzle: the position (attacker to move) and the listed winning first moves.
@@ -99,6 +106,39 @@ pub fn solve_puzzle(game: &Gomoku, limit: PuzzleLimit) -> PuzzleResult {
     }
 }
 
+/// The engine's move under `limit.time` (a move time, as `go movetime`), from fresh
+/// tables of the engine's default size: the principal variation when it reports a win, the move alone otherwise.
+pub fn search_puzzle(game: &Gomoku, limit: PuzzleLimit) -> Result<(PuzzleResult, bool), String> {
+    let start = Instant::now();
+    let mut searcher = Searcher::new(game, DEFAULT_HASH_MB)?;
+    let limits = Limits {
+        movetime: Some(limit.time),
+        nodes: limit.nodes,
+        ..Limits::default()
+    };
+    let time = TimeManager::new(&limits, game.moves_left(), Duration::ZERO, start);
+    let mut stop = Stop::never().with_deadline(time.hard_deadline());
+    if let Some(nodes) = limit.nodes {
+        stop = stop.with_node_limit(nodes);
+    }
+    let mut line = Vec::new();
+    let result = searcher.think(game, &limits, &time, &stop, &mut |report| {
+        if let Some(best) = report.lines.first() {
+            line.clone_from(&best.pv);
+        }
+    });
+    let won = result.score >= WIN_BOUND;
+    if line.first() != Some(&result.best) {
+        line = vec![result.best];
+    }
+    let found = PuzzleResult {
+        line: Some(line),
+        time: start.elapsed(),
+        nodes: result.nodes,
+    };
+    Ok((found, won))
+}
+
 /// Checks a found first move against every reply, not only the defences the solver
 /// tries: after each, the attacker must still have a win the solver finds within
 /// `limit`. Returns the first reply that escapes.
@@ -122,13 +162,22 @@ pub fn refutation(game: &Gomoku, first: Move, limit: PuzzleLimit) -> Option<Move
     })
 }
 
+/// How `run_file` checks each puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// The threat solver; with `verify`, each solved puzzle's first move is also
+    /// checked against every reply (see [`refutation`]).
+    Solver { verify: bool },
+    /// The engine's move (see [`search_puzzle`]).
+    Search,
+}
+
 /// Runs every puzzle of `text`, printing one line each and a summary; returns
-/// (solved, total). With `verify`, each solved puzzle's first move is also checked
-/// against every reply (see [`refutation`]).
+/// (solved, total).
 pub fn run_file(
     text: &str,
     limit: PuzzleLimit,
-    verify: bool,
+    check: Check,
     out: &mut impl std::io::Write,
 ) -> Result<(usize, usize), String> {
     let (mut solved, mut total, mut other_first) = (0, 0, 0);
@@ -146,16 +195,38 @@ pub fn run_file(
     }
     for (number, puzzle) in puzzles {
         total += 1;
-        let result = solve_puzzle(&puzzle.game, limit);
+        let (result, won) = match check {
+            Check::Solver { .. } => {
+                let result = solve_puzzle(&puzzle.game, limit);
+                let won = result
+                    .line
+                    .as_ref()
+                    .map(|moves| line_wins(&puzzle.game, moves));
+                (result, won)
+            }
+            Check::Search => {
+                let (result, won) = search_puzzle(&puzzle.game, limit)?;
+                (result, Some(won))
+            }
+        };
         times.push(result.time);
-        let verdict = match &result.line {
-            Some(moves) if line_wins(&puzzle.game, moves) => {
+        let first_move = result
+            .line
+            .as_ref()
+            .and_then(|moves| moves.first())
+            .copied();
+        let first = first_move.map(|mv| puzzle.game.format_move(mv));
+        let verdict = match (won, first_move.zip(first)) {
+            (Some(true), Some((first_move, first))) => {
                 solved += 1;
-                let first = puzzle.game.format_move(moves[0]);
-                let escape = if verify {
-                    refutation(&puzzle.game, moves[0], limit)
-                } else {
-                    None
+                let escape = match check {
+                    Check::Solver { verify: true } => refutation(&puzzle.game, first_move, limit),
+                    _ => None,
+                };
+                let plies = result.line.as_ref().map_or(0, Vec::len);
+                let length = match check {
+                    Check::Search => String::new(),
+                    Check::Solver { .. } => format!(" in {plies} plies"),
                 };
                 if let Some(reply) = escape {
                     solved -= 1;
@@ -164,17 +235,22 @@ pub fn run_file(
                         puzzle.game.format_move(reply)
                     )
                 } else if puzzle.firsts.contains(&first) {
-                    format!("ok {first} in {} plies", moves.len())
+                    format!("ok {first}{length}")
                 } else {
                     other_first += 1;
-                    format!(
-                        "ok {first} in {} plies (first move not listed)",
-                        moves.len()
-                    )
+                    format!("ok {first}{length} (first move not listed)")
                 }
             }
-            Some(_) => "WRONG line does not win".to_string(),
-            None => "not found".to_string(),
+            (Some(false), Some((_, first))) if check == Check::Search => {
+                let listed = if puzzle.firsts.contains(&first) {
+                    " (listed)"
+                } else {
+                    ""
+                };
+                format!("no win seen, plays {first}{listed}")
+            }
+            (Some(false), _) => "WRONG line does not win".to_string(),
+            _ => "not found".to_string(),
         };
         let _ = writeln!(
             out,
@@ -191,10 +267,53 @@ pub fn run_file(
         .map_or(String::new(), |nodes| format!(" and {nodes} nodes"));
     let _ = writeln!(
         out,
-        "solved {solved}/{total} within {} ms{nodes} each ({other_first} with a first move not listed); median time {:.1} ms, total {:.1} s",
+        "{} {solved}/{total} within {} ms{nodes} each ({other_first} with a first move not listed); median time {:.1} ms, total {:.1} s",
+        match check {
+            Check::Solver { .. } => "solved",
+            Check::Search => "the engine saw a win in",
+        },
         limit.time.as_millis(),
         median.as_secs_f64() * 1000.0,
         times.iter().sum::<Duration>().as_secs_f64()
     );
     Ok((solved, total))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FOUR_THREE: &str = "15 black B:g8,h8,i8,j9,j10 W:f8,a1,a15,o1,o15 ; j8 ; - ; four-three";
+    const QUIET: &str = "15 black B:h8 W:i9 ; g7 ; - ; quiet";
+
+    fn run(check: Check) -> (usize, usize, String) {
+        let limit = PuzzleLimit {
+            time: Duration::from_secs(60),
+            nodes: Some(20_000),
+        };
+        let mut out = Vec::new();
+        let text = format!("{FOUR_THREE}\n{QUIET}\n");
+        let (solved, total) = run_file(&text, limit, check, &mut out).unwrap();
+        (solved, total, String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn the_solver_proves_the_four_three_and_nothing_in_a_quiet_position() {
+        let (solved, total, out) = run(Check::Solver { verify: true });
+        assert_eq!((solved, total), (1, 2), "{out}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines[0].contains("ok j8 in 5 plies"), "{out}");
+        assert!(lines[1].contains("not found"), "{out}");
+        assert!(lines[2].starts_with("solved 1/2 within 60000 ms and 20000 nodes each"));
+    }
+
+    #[test]
+    fn the_engine_move_counts_when_it_reports_a_win() {
+        let (solved, total, out) = run(Check::Search);
+        assert_eq!((solved, total), (1, 2), "{out}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines[0].contains("ok j8"), "{out}");
+        assert!(lines[1].contains("no win seen, plays "), "{out}");
+        assert!(lines[2].starts_with("the engine saw a win in 1/2 within 60000 ms"));
+    }
 }
