@@ -14,13 +14,20 @@ use crate::limits::Limits;
 pub struct Budget {
     pub soft: Duration,
     pub hard: Duration,
+    /// The time is this move's alone (a move time, or a byo-yomi period of one move):
+    /// what it leaves unused is lost, so iterations start until `hard`.
+    pub use_all: bool,
 }
 
 impl Budget {
     /// How long after the move's start a new iteration may still begin: half the soft
     /// limit, stretched by the best move's `instability` up to twice, never past half
-    /// the hard limit.
+    /// the hard limit; the hard limit itself when the time is the move's alone (an
+    /// iteration cut short keeps the last one's move, or a better one it proved).
     pub fn iteration_limit(&self, instability: f64) -> Duration {
+        if self.use_all {
+            return self.hard;
+        }
         let soft = self.soft.mul_f64(1.0 + instability.clamp(0.0, 1.0));
         soft.min(self.hard) / 2
     }
@@ -42,20 +49,27 @@ pub fn budget(limits: &Limits, moves_left: u32, overhead: Duration) -> Option<Bu
         let hard = movetime
             .saturating_sub(overhead.min(movetime / 2))
             .max(MIN_THINK);
-        Budget { soft: hard, hard }
+        Budget {
+            soft: hard,
+            hard,
+            use_all: true,
+        }
     });
     let from_clock = limits
         .time
         .map(|time| clock_budget(time, limits, moves_left, overhead));
     match (from_movetime, from_clock) {
+        // The move time is the move's alone only when the clock leaves it all.
         (Some(a), Some(b)) => Some(Budget {
             soft: a.soft.min(b.soft),
             hard: a.hard.min(b.hard),
+            use_all: b.use_all || a.hard <= b.soft,
         }),
         (Some(budget), None) | (None, Some(budget)) => Some(budget),
         (None, None) if limits.depth.is_none() && limits.nodes.is_none() => Some(Budget {
             soft: DEFAULT_MOVETIME,
             hard: DEFAULT_MOVETIME,
+            use_all: true,
         }),
         (None, None) => None,
     }
@@ -71,7 +85,11 @@ fn clock_budget(time: Duration, limits: &Limits, moves_left: u32, overhead: Dura
         // `time_settings 0 T 1`): the move is a move time, less a sixteenth kept back
         // for the scheduler.
         let hard = (available - available / 16).max(MIN_THINK);
-        return Budget { soft: hard, hard };
+        return Budget {
+            soft: hard,
+            hard,
+            use_all: true,
+        };
     }
     let cap = (available / 2 + inc.min(available / 2)).max(MIN_THINK);
     let horizon = limits.moves_to_go.unwrap_or(moves_left).max(1);
@@ -89,6 +107,7 @@ fn clock_budget(time: Duration, limits: &Limits, moves_left: u32, overhead: Dura
     Budget {
         soft: share.min(hard),
         hard,
+        use_all: false,
     }
 }
 
@@ -239,7 +258,8 @@ mod tests {
             budget(&limits, 30, OVERHEAD),
             Some(Budget {
                 soft: ms(980),
-                hard: ms(980)
+                hard: ms(980),
+                use_all: true,
             })
         );
         let tiny = Limits {
@@ -255,6 +275,7 @@ mod tests {
         let budget = Budget {
             soft: ms(400),
             hard: ms(1000),
+            use_all: false,
         };
         assert_eq!(budget.iteration_limit(0.0), ms(200));
         assert_eq!(budget.iteration_limit(0.5), ms(300));
@@ -262,8 +283,15 @@ mod tests {
         let tight = Budget {
             soft: ms(400),
             hard: ms(500),
+            use_all: false,
         };
         assert_eq!(tight.iteration_limit(1.0), ms(250));
+        // A move time left unused is lost: iterations start until its end.
+        let fixed = Budget {
+            use_all: true,
+            ..tight
+        };
+        assert_eq!(fixed.iteration_limit(0.0), ms(500));
         // A change counts one; it halves with each settled iteration after.
         let mut instability = 0.0;
         for changed in [true, true, false, false] {
@@ -401,7 +429,8 @@ mod tests {
             budget(&Limits::default(), 10, OVERHEAD),
             Some(Budget {
                 soft: DEFAULT_MOVETIME,
-                hard: DEFAULT_MOVETIME
+                hard: DEFAULT_MOVETIME,
+                use_all: true,
             })
         );
     }
