@@ -271,6 +271,31 @@ mod tests {
     }
 
     #[test]
+    fn a_move_time_is_spent_in_full_only_where_the_clock_leaves_it_all() {
+        let gomocup = |match_ms| Limits {
+            movetime: Some(ms(5000)),
+            time: Some(ms(match_ms)),
+            ..Limits::default()
+        };
+        // Gomocup's tournament clock early on: 5 s a move of 180 s.
+        let early = budget(&gomocup(180_000), 11, OVERHEAD).unwrap();
+        assert!(early.use_all);
+        assert_eq!(early.iteration_limit(0.0), early.hard);
+        assert_eq!(early.hard, ms(4980));
+        // Late, the clock's share binds: half of it, as under any clock.
+        let late = budget(&gomocup(20_000), 11, OVERHEAD).unwrap();
+        assert!(!late.use_all);
+        assert!(late.hard < ms(4980));
+        assert_eq!(late.iteration_limit(0.0), late.soft / 2);
+        let byo_yomi = Limits {
+            time: Some(ms(1600)),
+            moves_to_go: Some(1),
+            ..Limits::default()
+        };
+        assert!(budget(&byo_yomi, 11, OVERHEAD).unwrap().use_all);
+    }
+
+    #[test]
     fn an_unsettled_best_move_gets_up_to_twice_the_iteration_time() {
         let budget = Budget {
             soft: ms(400),
