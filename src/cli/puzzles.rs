@@ -10,14 +10,16 @@
 use crate::text::quote;
 use std::time::{Duration, Instant};
 
-use crate::engine::DEFAULT_HASH_MB;
+use std::sync::mpsc::Receiver;
+
+use crate::engine::events::Event;
+use crate::engine::{Engine, Finished, Settings};
 use crate::game::gomoku::threat::ThreatSolver;
 use crate::game::gomoku::{Config, Gomoku, Opening};
-use crate::game::roles::{Evaluate, WIN_BOUND};
+use crate::game::roles::WIN_BOUND;
+use crate::game::variant::Variant;
 use crate::game::{Game, Move, Side};
 use crate::limits::Limits;
-use crate::search::Searcher;
-use crate::search::time::TimeManager;
 use crate::stop::Stop;
 
 /// One puzzle: the position (attacker to move) and the listed winning first moves.
@@ -106,37 +108,49 @@ pub fn solve_puzzle(game: &Gomoku, limit: PuzzleLimit) -> PuzzleResult {
     }
 }
 
-/// The engine's move under `limit.time` (a move time, as `go movetime`), from fresh
-/// tables of the engine's default size: the principal variation when it reports a win, the move alone otherwise.
-pub fn search_puzzle(game: &Gomoku, limit: PuzzleLimit) -> Result<(PuzzleResult, bool), String> {
-    let start = Instant::now();
-    let mut searcher = Searcher::new(game, DEFAULT_HASH_MB)?;
+/// The engine core's move under `limit.time`, as `go movetime` asks it in a new game
+/// (fresh tables): the principal variation when it reports a win, the move alone
+/// otherwise. `engine` may be left in any position by an earlier puzzle.
+pub fn search_puzzle(
+    engine: &mut Engine,
+    events: &Receiver<Event>,
+    game: &Gomoku,
+    limit: PuzzleLimit,
+) -> Result<(PuzzleResult, bool), String> {
+    let size = game.size().to_string();
+    let variant = Variant::parse("gomoku", [("size", size.as_str())]).map_err(|e| e.0)?;
+    engine.new_game(Some(variant))?;
+    engine.set_board(&game.cells(), game.side_to_move())?;
     let limits = Limits {
         movetime: Some(limit.time),
         nodes: limit.nodes,
         ..Limits::default()
     };
-    let time = TimeManager::new(&limits, game.moves_left(), Duration::ZERO, start);
-    let mut stop = Stop::never().with_deadline(time.hard_deadline());
-    if let Some(nodes) = limit.nodes {
-        stop = stop.with_node_limit(nodes);
-    }
+    let start = Instant::now();
+    engine.go(limits, start, false)?;
     let mut line = Vec::new();
-    let result = searcher.think(game, &limits, &time, &stop, &mut |report| {
+    let finished = engine.wait(events, &mut |_, report| {
         if let Some(best) = report.lines.first() {
             line.clone_from(&best.pv);
         }
     });
-    let won = result.score >= WIN_BOUND;
-    if line.first() != Some(&result.best) {
-        line = vec![result.best];
+    let Some(Finished::Hinted {
+        mv,
+        result: Some(result),
+        ..
+    }) = finished
+    else {
+        return Err(format!("the search failed: {finished:?}"));
+    };
+    if line.first() != Some(&mv) {
+        line = vec![mv];
     }
     let found = PuzzleResult {
         line: Some(line),
         time: start.elapsed(),
         nodes: result.nodes,
     };
-    Ok((found, won))
+    Ok((found, result.score >= WIN_BOUND))
 }
 
 /// Checks a found first move against every reply, not only the defences the solver
@@ -193,6 +207,11 @@ pub fn run_file(
     if puzzles.is_empty() {
         return Err("no puzzles (expected lines: <size> <side> B:<cells> W:<cells> ; ...)".into());
     }
+    // `--search` asks the engine core, one for the whole file.
+    let mut engine = match check {
+        Check::Search => Some(Engine::new(&Settings::default())?),
+        Check::Solver { .. } => None,
+    };
     for (number, puzzle) in puzzles {
         total += 1;
         let (result, won) = match check {
@@ -205,7 +224,8 @@ pub fn run_file(
                 (result, won)
             }
             Check::Search => {
-                let (result, won) = search_puzzle(&puzzle.game, limit)?;
+                let (engine, events) = engine.as_mut().expect("made for --search");
+                let (result, won) = search_puzzle(engine, events, &puzzle.game, limit)?;
                 (result, Some(won))
             }
         };
