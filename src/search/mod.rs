@@ -191,10 +191,15 @@ impl<G: SearchGame> Searcher<G> {
             exact: false,
             nodes: 0,
         };
-        if moves.len() == 1 && time.is_clocked() {
-            // A forced move needs no thought when the clock is what limits us.
-            return result;
-        }
+        let (forced_time, forced_stop);
+        let (time, stop) = if moves.len() == 1 && time.is_clocked() {
+            forced_time = time.for_forced_move();
+            forced_stop = stop.narrowed(forced_time.hard_deadline(), 0);
+            self.main.stop = forced_stop.clone();
+            (&forced_time, &forced_stop)
+        } else {
+            (time, stop)
+        };
         if limits.depth.is_none() && time.is_clocked() && game.has_threat_solver() {
             let threat_stop = stop.narrowed(time.threat_deadline(), 0);
             if let Some(proof) = game.threat_win(&threat_stop) {

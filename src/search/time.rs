@@ -39,6 +39,9 @@ pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(20);
 /// Thinking time when `go` names no limit at all.
 pub const DEFAULT_MOVETIME: Duration = Duration::from_secs(1);
 
+/// A move with no alternative gets this fraction of the move's share of a clock.
+const FORCED_MOVE_SHARE: u32 = 8;
+
 /// The least a move is given when the clock is nearly out: enough for a first iteration.
 const MIN_THINK: Duration = Duration::from_millis(1);
 
@@ -153,6 +156,28 @@ impl TimeManager {
         {
             budget.hard = allowance;
         }
+    }
+
+    /// The budget for a move that is the only candidate, searched even so for the score
+    /// it reports and for what the next move finds in the table: all of time that is
+    /// the move's alone (saving it gains nothing), else an eighth of the move's share,
+    /// with no solve allowance beyond it.
+    pub fn for_forced_move(&self) -> TimeManager {
+        let mut forced = *self;
+        if let Some(budget) = &mut forced.budget
+            && !budget.use_all
+        {
+            let hard = (budget.soft / FORCED_MOVE_SHARE)
+                .min(budget.hard)
+                .max(MIN_THINK);
+            *budget = Budget {
+                soft: hard,
+                hard,
+                use_all: true,
+            };
+        }
+        forced.solve_allowance = None;
+        forced
     }
 
     /// When the move started (its command's arrival).
@@ -293,6 +318,34 @@ mod tests {
             ..Limits::default()
         };
         assert!(budget(&byo_yomi, 11, OVERHEAD).unwrap().use_all);
+    }
+
+    #[test]
+    fn a_forced_move_takes_an_eighth_of_a_clock_share_and_all_of_a_move_time() {
+        let start = Instant::now();
+        let clock = Limits {
+            time: Some(ms(60_000)),
+            ..Limits::default()
+        };
+        let full = TimeManager::new(&clock, 11, OVERHEAD, start);
+        let forced = full.for_forced_move();
+        let (share, hard) = (full.budget.unwrap().soft, forced.budget.unwrap().hard);
+        assert_eq!(hard, share / 8);
+        assert_eq!(forced.budget.unwrap().iteration_limit(0.0), hard);
+        assert_eq!(forced.hard_deadline(), Some(start + hard));
+        assert_eq!(forced.solve_allowance, None);
+        let movetime = Limits {
+            movetime: Some(ms(2000)),
+            ..Limits::default()
+        };
+        let fixed = TimeManager::new(&movetime, 11, OVERHEAD, start);
+        assert_eq!(fixed.for_forced_move().budget, fixed.budget);
+        let depth_only = Limits {
+            depth: Some(3),
+            ..Limits::default()
+        };
+        let unclocked = TimeManager::new(&depth_only, 11, OVERHEAD, start);
+        assert_eq!(unclocked.for_forced_move().budget, None);
     }
 
     #[test]

@@ -409,6 +409,33 @@ mod search {
     }
 
     #[test]
+    fn a_forced_block_is_searched_for_its_score_under_a_clock() {
+        // White's four must be blocked at j8, which makes Black's open four j5-j8.
+        let g = setup(15, "e8 j5 j6 j7 a1", "f8 g8 h8 i8 o15", Side::Black);
+        let mut moves = Vec::new();
+        g.root_moves(&mut moves, &Stop::never());
+        assert_eq!(moves.len(), 1);
+        for limits in [
+            Limits {
+                movetime: Some(Duration::from_millis(200)),
+                ..Limits::default()
+            },
+            Limits {
+                time: Some(Duration::from_millis(60_000)),
+                ..Limits::default()
+            },
+        ] {
+            let mut searcher = Searcher::new(&g, 4).unwrap();
+            let started = Instant::now();
+            let time = TimeManager::new(&limits, g.moves_left(), Duration::ZERO, started);
+            let result = searcher.think(&g, &limits, &time, &Stop::never(), &mut |_| {});
+            assert_eq!(g.format_move(result.best), "j8");
+            // j8, a block at one end of the open four, the five at the other.
+            assert_eq!(result.score, WIN - 3, "{limits:?}");
+        }
+    }
+
+    #[test]
     fn threats_on_the_board_get_a_block_or_a_win() {
         // White's open three on row 8: Black, without a four, blocks it.
         let g = setup(15, "a1 c1 o15 h10", "g8 h8 i8 a15", Side::Black);
