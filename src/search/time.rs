@@ -159,13 +159,14 @@ impl TimeManager {
     }
 
     /// The budget for a move that is the only candidate, searched even so for the score
-    /// it reports and for what the next move finds in the table: all of time that is
-    /// the move's alone (saving it gains nothing), else an eighth of the move's share,
-    /// with no solve allowance beyond it.
+    /// it reports and for what the next move finds in the table: all of a move time
+    /// that nothing else draws on (saving it gains nothing), else an eighth of the
+    /// move's share, leaving the rest on a clock that later moves share.
     pub fn for_forced_move(&self) -> TimeManager {
         let mut forced = *self;
+        let clock_shared = self.solve_allowance.is_some();
         if let Some(budget) = &mut forced.budget
-            && !budget.use_all
+            && (clock_shared || !budget.use_all)
         {
             let hard = (budget.soft / FORCED_MOVE_SHARE)
                 .min(budget.hard)
@@ -340,6 +341,25 @@ mod tests {
         };
         let fixed = TimeManager::new(&movetime, 11, OVERHEAD, start);
         assert_eq!(fixed.for_forced_move().budget, fixed.budget);
+        // Gomocup's 5 s a move within a 180 s match: the move time is the move's alone
+        // for an ordinary move, but what a forced one saves stays on the match clock.
+        let gomocup = Limits {
+            movetime: Some(ms(5000)),
+            time: Some(ms(180_000)),
+            ..Limits::default()
+        };
+        let turn = TimeManager::new(&gomocup, 11, OVERHEAD, start);
+        assert!(turn.budget.unwrap().use_all);
+        let forced_turn = turn.for_forced_move().budget.unwrap();
+        assert_eq!(forced_turn.hard, turn.budget.unwrap().soft / 8);
+        // A byo-yomi period of one move is lost if unused: all of it.
+        let byo_yomi = Limits {
+            time: Some(ms(1600)),
+            moves_to_go: Some(1),
+            ..Limits::default()
+        };
+        let period = TimeManager::new(&byo_yomi, 11, OVERHEAD, start);
+        assert_eq!(period.for_forced_move().budget, period.budget);
         let depth_only = Limits {
             depth: Some(3),
             ..Limits::default()
