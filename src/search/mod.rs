@@ -170,8 +170,6 @@ impl<G: SearchGame> Searcher<G> {
         stop: &Stop,
         report: &mut dyn FnMut(Report),
     ) -> SearchResult {
-        self.main.begin(stop);
-        self.main.start = time.start();
         let max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as u32 - 1)
@@ -195,11 +193,12 @@ impl<G: SearchGame> Searcher<G> {
         let (time, stop) = if moves.len() == 1 && time.is_clocked() {
             forced_time = time.for_forced_move();
             forced_stop = stop.narrowed(forced_time.hard_deadline(), 0);
-            self.main.stop = forced_stop.clone();
             (&forced_time, &forced_stop)
         } else {
             (time, stop)
         };
+        self.main.begin(stop);
+        self.main.start = time.start();
         if limits.depth.is_none() && time.is_clocked() && game.has_threat_solver() {
             let threat_stop = stop.narrowed(time.threat_deadline(), 0);
             if let Some(proof) = game.threat_win(&threat_stop) {

@@ -123,6 +123,9 @@ pub struct TimeManager {
     /// is left. Once solved, the rest of the game costs nothing, so a solve may draw on
     /// the clock beyond the move's share.
     solve_allowance: Option<Duration>,
+    /// A clock runs on to later moves (`time` without `movestogo 1`): what this move
+    /// leaves unused is theirs, even where its move time is spent in full.
+    clock_runs_on: bool,
 }
 
 impl TimeManager {
@@ -140,6 +143,7 @@ impl TimeManager {
             start,
             budget: budget(limits, moves_left, overhead),
             solve_allowance,
+            clock_runs_on: limits.time.is_some() && limits.moves_to_go != Some(1),
         }
     }
 
@@ -164,9 +168,8 @@ impl TimeManager {
     /// move's share, leaving the rest on a clock that later moves share.
     pub fn for_forced_move(&self) -> TimeManager {
         let mut forced = *self;
-        let clock_shared = self.solve_allowance.is_some();
         if let Some(budget) = &mut forced.budget
-            && (clock_shared || !budget.use_all)
+            && (self.clock_runs_on || !budget.use_all)
         {
             let hard = (budget.soft / FORCED_MOVE_SHARE)
                 .min(budget.hard)
