@@ -246,35 +246,38 @@ struct PointInfo {
     lines: u32,
 }
 
+/// One colour's threat and values on a point, as combined from its four lines.
+#[derive(Clone, Copy, Debug, Default)]
+struct Combined {
+    threat: u8,
+    value: i16,
+    role_value: [i16; 2],
+}
+
 /// A point's threat and values for one colour from its four lines' patterns, indexed by
 /// the patterns in base 9 (6,561 entries): a stone changes one line of each neighbour,
-/// and the combination is then one lookup.
+/// and the combination is then one lookup, of one 8-byte entry.
 struct Combination {
-    threat: Vec<u8>,
-    value: Vec<i16>,
-    role_value: Vec<[i16; 2]>,
+    entries: Vec<Combined>,
 }
 
 impl Combination {
     fn get() -> &'static Combination {
         static TABLE: LazyLock<Combination> = LazyLock::new(|| {
-            let entries = Pattern::COUNT.pow(4);
-            let mut table = Combination {
-                threat: vec![0; entries],
-                value: vec![0; entries],
-                role_value: vec![[0; 2]; entries],
-            };
-            for index in 0..entries {
-                let patterns = [0, 1, 2, 3].map(|d| {
-                    Pattern::from_u8((index / Pattern::COUNT.pow(d) % Pattern::COUNT) as u8)
-                });
-                let threat = Threat::from_patterns(patterns);
-                table.threat[index] = threat as u8;
-                table.value[index] = search::point_value(patterns, threat);
-                table.role_value[index] =
-                    eval_table::POINT_VALUES[PointClass::of(patterns).0 as usize];
-            }
-            table
+            let entries = (0..Pattern::COUNT.pow(4))
+                .map(|index| {
+                    let patterns = [0, 1, 2, 3].map(|d| {
+                        Pattern::from_u8((index / Pattern::COUNT.pow(d) % Pattern::COUNT) as u8)
+                    });
+                    let threat = Threat::from_patterns(patterns);
+                    Combined {
+                        threat: threat as u8,
+                        value: search::point_value(patterns, threat),
+                        role_value: eval_table::POINT_VALUES[PointClass::of(patterns).0 as usize],
+                    }
+                })
+                .collect();
+            Combination { entries }
         });
         &TABLE
     }
@@ -314,6 +317,21 @@ pub struct Gomoku {
     /// Sum of point values per colour: the Pente evaluation's main term.
     potential: [i32; 2],
     /// Sum of `PointInfo::role_value` per colour and role: the Gomoku evaluation's.
+    role_potential: [[i32; 2]; 2],
+    /// Every point info replaced since the position was set up, before the change:
+    /// `unmake` puts them back instead of recomputing the lines.
+    changes: Vec<(u32, PointInfo)>,
+    /// Per move made, where its changes start and the totals before it.
+    marks: Vec<Mark>,
+}
+
+/// What `unmake` restores: the changes to undo (`changes` from this length on) and the
+/// threat counts and potentials from before the move.
+#[derive(Clone, Copy, Debug)]
+struct Mark {
+    changes: usize,
+    threat_count: [[u16; 9]; 2],
+    potential: [i32; 2],
     role_potential: [[i32; 2]; 2],
 }
 
@@ -374,14 +392,19 @@ impl Gomoku {
             threat_count: [[0; 9]; 2],
             potential: [0; 2],
             role_potential: [[0; 2]; 2],
+            changes: Vec::new(),
+            marks: Vec::new(),
         };
-        if table.is_some() {
+        if let Some(table) = table {
             game.keys = vec![[0; 4]; stride * stride];
             let dirs = directions(stride);
+            // Keys hold the slots the table reads: the end ones stay empty without the
+            // exact rule.
+            let reach = table.reach() as isize;
             for point in game.board_points() {
                 for (d, &dir) in dirs.iter().enumerate() {
                     let mut key = 0u32;
-                    for offset in (-(RADIUS as isize)..=RADIUS as isize).filter(|&o| o != 0) {
+                    for offset in (-reach..=reach).filter(|&o| o != 0) {
                         let code = game.cells[(point as isize + offset * dir) as usize];
                         key |= (code as u32) << (2 * slot(offset));
                     }
@@ -389,6 +412,7 @@ impl Gomoku {
                 }
                 game.refresh(point);
             }
+            game.changes.clear();
         }
         Ok(game)
     }
@@ -590,12 +614,12 @@ impl Gomoku {
 
     #[inline]
     fn combine(info: &mut PointInfo) {
-        let combination = Combination::get();
+        let entries = &Combination::get().entries;
         for (c, shift) in [(0, 0), (1, 4)] {
-            let index = Combination::index(info.lines, shift);
-            info.threat[c] = combination.threat[index];
-            info.value[c] = combination.value[index];
-            info.role_value[c] = combination.role_value[index];
+            let combined = entries[Combination::index(info.lines, shift)];
+            info.threat[c] = combined.threat;
+            info.value[c] = combined.value;
+            info.role_value[c] = combined.role_value;
         }
     }
 
@@ -617,12 +641,24 @@ impl Gomoku {
                     new.role_value[c][role] as i32 - old.role_value[c][role] as i32;
             }
         }
+        self.changes.push((point as u32, old));
         self.info[point] = new;
     }
 
     /// Puts a stone on the empty `point` or takes one off (`code` = `EMPTY`), keeping
     /// keys, threats, neighbourhood counts and the hash.
     fn set_cell(&mut self, point: usize, code: u8) {
+        self.change_cell::<true>(point, code);
+    }
+
+    /// `set_cell` for `unmake`, which puts the point infos back from `changes`: the
+    /// keys, counts and hash only.
+    fn restore_cell(&mut self, point: usize, code: u8) {
+        self.change_cell::<false>(point, code);
+    }
+
+    #[inline(always)]
+    fn change_cell<const REFRESH: bool>(&mut self, point: usize, code: u8) {
         let side_of = |code: u8| {
             if code == 1 { Side::Black } else { Side::White }
         };
@@ -645,20 +681,21 @@ impl Gomoku {
             }
         }
         let Some(table) = self.table else { return };
-        self.refresh(point);
+        if REFRESH {
+            self.refresh(point);
+        }
         let reach = table.reach() as isize;
         for (d, dir) in directions(self.stride).into_iter().enumerate() {
-            for distance in 1..=RADIUS as isize {
+            for distance in 1..=reach {
                 for offset in [distance, -distance] {
+                    // The padding keeps every neighbour in the array; a wall point's key
+                    // is written too, and never read.
                     let other = (point as isize + offset * dir) as usize;
-                    if self.cells[other] == WALL {
-                        continue;
-                    }
                     // `point` sits at `-offset` as seen from `other`.
                     let shift = 2 * slot(-offset);
                     let key = &mut self.keys[other][d];
                     *key = (*key & !(3 << shift)) | (code as u32) << shift;
-                    if distance <= reach && self.cells[other] == EMPTY {
+                    if REFRESH && self.cells[other] == EMPTY {
                         self.refresh_line(other, d, table);
                     }
                 }
@@ -894,6 +931,12 @@ impl Game for Gomoku {
             extent: self.extent,
         };
         let side = self.side;
+        self.marks.push(Mark {
+            changes: self.changes.len(),
+            threat_count: self.threat_count,
+            potential: self.potential,
+            role_potential: self.role_potential,
+        });
         self.set_cell(point, colour(side));
         if undo.captured != 0 {
             let dirs = self.eight_directions();
@@ -936,14 +979,21 @@ impl Game for Gomoku {
             let other = colour(side.opponent());
             for (bit, dir) in self.eight_directions().into_iter().enumerate() {
                 if undo.captured & 1 << bit != 0 {
-                    self.set_cell((point as isize + dir) as usize, other);
-                    self.set_cell((point as isize + 2 * dir) as usize, other);
+                    self.restore_cell((point as isize + dir) as usize, other);
+                    self.restore_cell((point as isize + 2 * dir) as usize, other);
                     self.captures[side.index()] -= 1;
                 }
             }
             self.hash ^= capture_key(side, before) ^ capture_key(side, self.captures[side.index()]);
         }
-        self.set_cell(point, EMPTY);
+        self.restore_cell(point, EMPTY);
+        let mark = self.marks.pop().expect("unmake follows its make");
+        for (changed, info) in self.changes.drain(mark.changes..).rev() {
+            self.info[changed as usize] = info;
+        }
+        self.threat_count = mark.threat_count;
+        self.potential = mark.potential;
+        self.role_potential = mark.role_potential;
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -1081,6 +1131,7 @@ impl Game for Gomoku {
             game.set_cell(point, code);
             game.extent.include(field / size, field % size);
         }
+        game.changes.clear();
         let lines: Vec<Side> = Side::BOTH
             .into_iter()
             .filter(|&s| {
