@@ -232,25 +232,25 @@ pub struct Undo {
     extent: Extent,
 }
 
-/// Per-point threat bookkeeping: both colours' threat and value on an empty point, and
+/// Per-point threat bookkeeping: both colours' threat and values on an empty point, and
 /// the packed pattern bytes of its four lines they were combined from.
 #[derive(Clone, Copy, Debug, Default)]
 struct PointInfo {
-    threat: [u8; 2],
-    value: [i16; 2],
-    /// The evaluation's value of the point per colour (`eval_table::POINT_VALUES`): as
-    /// the side to move's point (`[c][0]`) and as the other side's (`[c][1]`).
-    role_value: [[i16; 2]; 2],
+    /// By colour (0 black, 1 white); all zero on an occupied point.
+    colours: [Combined; 2],
     /// One byte per direction (`d` at bits `8d`), kept in a word so that changing one
     /// line's byte and reading all four stays in a register.
     lines: u32,
 }
 
 /// One colour's threat and values on a point, as combined from its four lines.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Combined {
     threat: u8,
+    /// The move order's value of a stone there (`search::point_value`).
     value: i16,
+    /// The evaluation's value of the point (`eval_table::POINT_VALUES`): as the side to
+    /// move's point (`[0]`) and as the other side's (`[1]`).
     role_value: [i16; 2],
 }
 
@@ -316,7 +316,7 @@ pub struct Gomoku {
     threat_count: [[u16; 9]; 2],
     /// Sum of point values per colour: the Pente evaluation's main term.
     potential: [i32; 2],
-    /// Sum of `PointInfo::role_value` per colour and role: the Gomoku evaluation's.
+    /// Sum of `Combined::role_value` per colour and role: the Gomoku evaluation's.
     role_potential: [[i32; 2]; 2],
     /// Every point info replaced since the position was set up, before the change:
     /// `unmake` puts them back instead of recomputing the lines.
@@ -325,11 +325,11 @@ pub struct Gomoku {
     marks: Vec<Mark>,
 }
 
-/// What `unmake` restores: the changes to undo (`changes` from this length on) and the
+/// What `unmake` restores: the changes to undo (`changes` from `first_change` on) and the
 /// threat counts and potentials from before the move.
 #[derive(Clone, Copy, Debug)]
 struct Mark {
-    changes: usize,
+    first_change: usize,
     threat_count: [[u16; 9]; 2],
     potential: [i32; 2],
     role_potential: [[i32; 2]; 2],
@@ -465,7 +465,7 @@ impl Gomoku {
     /// The threat a stone of `side` on the empty `field` would make.
     #[inline]
     pub fn threat(&self, side: Side, field: usize) -> Threat {
-        threat_from_u8(self.info[self.point(field)].threat[side.index()])
+        threat_from_u8(self.info[self.point(field)].colours[side.index()].threat)
     }
 
     /// The line patterns a stone of `side` on `field` would make, by direction (all
@@ -480,7 +480,7 @@ impl Gomoku {
     /// How valuable the empty `field` is for `side` (its patterns' weights).
     #[inline]
     pub fn value(&self, side: Side, field: usize) -> i32 {
-        self.info[self.point(field)].value[side.index()] as i32
+        self.info[self.point(field)].colours[side.index()].value as i32
     }
 
     /// Empty points where `side` would make at least `threat` (above `Threat::None`).
@@ -545,7 +545,7 @@ impl Gomoku {
             let base = (row + RADIUS) * self.stride + RADIUS;
             for col in cols.clone() {
                 // Occupied points carry no threat.
-                if self.info[base + col].threat[c] >= threat as u8 {
+                if self.info[base + col].colours[c].threat >= threat as u8 {
                     out.push(Move::new((row * size + col) as u16));
                     wanted -= 1;
                     if wanted == 0 {
@@ -616,10 +616,7 @@ impl Gomoku {
     fn combine(info: &mut PointInfo) {
         let entries = &Combination::get().entries;
         for (c, shift) in [(0, 0), (1, 4)] {
-            let combined = entries[Combination::index(info.lines, shift)];
-            info.threat[c] = combined.threat;
-            info.value[c] = combined.value;
-            info.role_value[c] = combined.role_value;
+            info.colours[c] = entries[Combination::index(info.lines, shift)];
         }
     }
 
@@ -627,18 +624,18 @@ impl Gomoku {
     #[inline(always)]
     fn replace_info(&mut self, point: usize, new: PointInfo) {
         let old = self.info[point];
-        for c in 0..2 {
+        for (c, (old, new)) in old.colours.iter().zip(&new.colours).enumerate() {
             // Points without a threat are not counted: occupied points have none.
-            if old.threat[c] != 0 {
-                self.threat_count[c][old.threat[c] as usize] -= 1;
+            if old.threat != 0 {
+                self.threat_count[c][old.threat as usize] -= 1;
             }
-            if new.threat[c] != 0 {
-                self.threat_count[c][new.threat[c] as usize] += 1;
+            if new.threat != 0 {
+                self.threat_count[c][new.threat as usize] += 1;
             }
-            self.potential[c] += new.value[c] as i32 - old.value[c] as i32;
+            self.potential[c] += new.value as i32 - old.value as i32;
             for role in 0..2 {
                 self.role_potential[c][role] +=
-                    new.role_value[c][role] as i32 - old.role_value[c][role] as i32;
+                    new.role_value[role] as i32 - old.role_value[role] as i32;
             }
         }
         self.changes.push((point as u32, old));
@@ -753,13 +750,13 @@ impl Gomoku {
         let mut role_potential = [[0i32; 2]; 2];
         for point in self.board_points() {
             for c in 0..2 {
-                if self.info[point].threat[c] != 0 {
-                    counts[c][self.info[point].threat[c] as usize] += 1;
+                if self.info[point].colours[c].threat != 0 {
+                    counts[c][self.info[point].colours[c].threat as usize] += 1;
                 }
-                potential[c] += self.info[point].value[c] as i32;
+                potential[c] += self.info[point].colours[c].value as i32;
                 for (sum, value) in role_potential[c]
                     .iter_mut()
-                    .zip(self.info[point].role_value[c])
+                    .zip(self.info[point].colours[c].role_value)
                 {
                     *sum += value as i32;
                 }
@@ -798,9 +795,7 @@ impl Gomoku {
         }
         for point in self.board_points() {
             let (mine, theirs) = (self.info[point], fresh.info[point]);
-            if mine.threat != theirs.threat
-                || mine.value != theirs.value
-                || mine.role_value != theirs.role_value
+            if mine.colours != theirs.colours
                 || (self.cells[point] == EMPTY && mine.lines != theirs.lines)
             {
                 return Err(format!("threats differ at field {}", self.field(point)));
@@ -811,13 +806,12 @@ impl Gomoku {
                     let patterns = self.keys[point].map(|key| table.pattern(key, c as u8 + 1));
                     let threat = Threat::from_patterns(patterns);
                     let role_value = eval_table::POINT_VALUES[PointClass::of(patterns).0 as usize];
-                    if (mine.threat[c], mine.value[c], mine.role_value[c])
-                        != (
-                            threat as u8,
-                            search::point_value(patterns, threat),
-                            role_value,
-                        )
-                    {
+                    let direct = Combined {
+                        threat: threat as u8,
+                        value: search::point_value(patterns, threat),
+                        role_value,
+                    };
+                    if mine.colours[c] != direct {
                         return Err(format!(
                             "combined threat wrong at field {}",
                             self.field(point)
@@ -932,7 +926,7 @@ impl Game for Gomoku {
         };
         let side = self.side;
         self.marks.push(Mark {
-            changes: self.changes.len(),
+            first_change: self.changes.len(),
             threat_count: self.threat_count,
             potential: self.potential,
             role_potential: self.role_potential,
@@ -988,7 +982,7 @@ impl Game for Gomoku {
         }
         self.restore_cell(point, EMPTY);
         let mark = self.marks.pop().expect("unmake follows its make");
-        for (changed, info) in self.changes.drain(mark.changes..).rev() {
+        for (changed, info) in self.changes.drain(mark.first_change..).rev() {
             self.info[changed as usize] = info;
         }
         self.threat_count = mark.threat_count;
