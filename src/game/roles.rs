@@ -170,8 +170,9 @@ pub trait Evaluate: Game {
     /// ply) first; off where the order key already predicts cutoffs better.
     const KILLERS: bool = true;
     /// Plies to take off the search of `mv`, the `index`th move (from 0, in search order)
-    /// of a node searched to `depth` below the root: late quiet moves are searched less
-    /// deeply first (and again at full depth if they beat the best so far).
+    /// of a node searched to `depth` (at the root from its fourth move on): late quiet
+    /// moves are searched less deeply first (and again at full depth if they beat the
+    /// best so far).
     fn reduction(&self, _mv: Move, _index: usize, _depth: u32) -> u32 {
         0
     }

@@ -300,7 +300,7 @@ impl Worker {
                 }
                 busy.enter(tag);
             }
-            let reduction = if index > 0 && ply > 0 {
+            let reduction = if index > 0 && (ply > 0 || index >= ROOT_REDUCED_FROM) {
                 game.reduction(mv, index, depth).min(child_depth)
             } else {
                 0
@@ -470,6 +470,11 @@ impl Worker {
         pv
     }
 }
+
+/// The first root move the game's late-move reduction applies to: the root's list is
+/// the longest (every candidate, not the best few), so it is where reductions save most,
+/// and its first moves, the likeliest best, keep their full depth.
+const ROOT_REDUCED_FROM: usize = 3;
 
 /// Below this depth no thread defers moves: the subtrees are too small to matter.
 const DEFER_MIN_DEPTH: u32 = 3;

@@ -22,7 +22,7 @@ const EXACT_EMPTIES: u32 = 20;
 
 /// Most candidate moves searched below the root: the best by the points' value to both
 /// sides.
-const SEARCH_CANDIDATES: usize = 10;
+const SEARCH_CANDIDATES: usize = 8;
 
 /// The moves a side plans to think about from the start: games between engines last
 /// about 20 a side, but a search stops well short of its share (it starts no iteration
@@ -273,7 +273,7 @@ fn window_score(game: &Gomoku, side: Side) -> Score {
 }
 
 /// Candidate moves for the search, and the forced ones when threats are on the board.
-fn candidates(game: &Gomoku, moves: &mut Vec<Move>) {
+pub(super) fn candidates(game: &Gomoku, moves: &mut Vec<Move>) {
     moves.clear();
     if game.outcome().is_some() {
         return;

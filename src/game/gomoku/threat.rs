@@ -926,8 +926,9 @@ mod tests {
         // The first puzzle's position with White to move: Black threatens a VCF.
         let game = position(15, FIRST_PUZZLE.0, FIRST_PUZZLE.1, Side::White);
         let stop = Stop::never();
+        // The root's candidates, before the filter.
         let mut all = Vec::new();
-        crate::game::roles::Evaluate::search_moves(&game, &mut all);
+        super::super::search::candidates(&game, &mut all);
         let mut kept = Vec::new();
         crate::game::roles::Evaluate::root_moves(&game, &mut kept, &stop);
         assert!(
@@ -961,8 +962,9 @@ mod tests {
             .threat(&mut black)
             .expect("Black threatens continuous fours");
         assert_eq!(kind, Kind::Vcf);
+        // The root's candidates, before the filter.
         let mut all = Vec::new();
-        crate::game::roles::Evaluate::search_moves(&game, &mut all);
+        super::super::search::candidates(&game, &mut all);
         // Three candidates checked (the first said to defend), then the time is up.
         let mut checked = Vec::new();
         let mut moves = all.clone();
