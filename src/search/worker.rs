@@ -471,9 +471,9 @@ impl Worker {
     }
 }
 
-/// The first root move the game's late-move reduction applies to: the root's list is
-/// the longest (every candidate, not the best few), so it is where reductions save most,
-/// and its first moves, the likeliest best, keep their full depth.
+/// The first root move the game's late-move reduction applies to: the root searches
+/// every move its game offers (below it a game may keep the best few), so reductions
+/// save most there, and its first moves, the likeliest best, keep their full depth.
 const ROOT_REDUCED_FROM: usize = 3;
 
 /// Below this depth no thread defers moves: the subtrees are too small to matter.

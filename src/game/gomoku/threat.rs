@@ -928,7 +928,7 @@ mod tests {
         let stop = Stop::never();
         // The root's candidates, before the filter.
         let mut all = Vec::new();
-        super::super::search::candidates(&game, &mut all);
+        crate::game::gomoku::search::candidates(&game, &mut all);
         let mut kept = Vec::new();
         crate::game::roles::Evaluate::root_moves(&game, &mut kept, &stop);
         assert!(
@@ -964,7 +964,7 @@ mod tests {
         assert_eq!(kind, Kind::Vcf);
         // The root's candidates, before the filter.
         let mut all = Vec::new();
-        super::super::search::candidates(&game, &mut all);
+        crate::game::gomoku::search::candidates(&game, &mut all);
         // Three candidates checked (the first said to defend), then the time is up.
         let mut checked = Vec::new();
         let mut moves = all.clone();
