@@ -318,6 +318,67 @@ fn stop_and_quit_act_at_once() {
     assert!(child.wait().unwrap().success());
 }
 
+/// Every job in every game ends soon after `stop`: the jobs run without limits of their
+/// own (a depth of 60, `infinite`, a perft of 60), so only the stop ends them. The bound
+/// is generous for a loaded machine; a job that ignores the stop runs for hours.
+#[test]
+fn every_job_in_every_game_stops_soon_after_stop() {
+    const STOP_BOUND: Duration = Duration::from_secs(3);
+    let games = [
+        "othello",
+        "othello size=6 rule=misere",
+        "othello size=4",
+        "gomoku",
+        "gomoku size=99",
+        "gomoku rule=exact",
+        "pente",
+        "pente size=99",
+        "tictactoe",
+        "tictactoe size=99 k=3",
+        "tictactoe size=7 k=4",
+    ];
+    let jobs = [
+        "go depth 60",
+        "analyze infinite",
+        "solve",
+        "perft 60",
+        "hint all",
+    ];
+    let mut child = spawn(&["--book", "off", "--hash", "16"]);
+    let lines = reader(&mut child);
+    let mut stdin = child.stdin.take().unwrap();
+    let mut id = 0;
+    for game in games {
+        send(&mut stdin, &format!("newgame {game}"));
+        assert_eq!(reply(&lines, HANG_GUARD), "=", "{game}");
+        for job in jobs {
+            id += 1;
+            send(&mut stdin, &format!("{id} {job}"));
+            std::thread::sleep(Duration::from_millis(100));
+            send(&mut stdin, "stop");
+            let stopped = Instant::now();
+            let answer = reply(&lines, HANG_GUARD);
+            assert!(
+                stopped.elapsed() < STOP_BOUND,
+                "{game}: {job}: answered {:?} after stop: {answer}",
+                stopped.elapsed()
+            );
+            assert!(
+                answer.starts_with(&format!("={id}")) || answer.starts_with(&format!("?{id}")),
+                "{game}: {job}: {answer}"
+            );
+            assert_eq!(
+                reply(&lines, HANG_GUARD),
+                "=",
+                "{game}: {job}: the stop's own"
+            );
+        }
+    }
+    send(&mut stdin, "quit");
+    assert_eq!(reply(&lines, HANG_GUARD), "=");
+    assert!(child.wait().unwrap().success());
+}
+
 #[test]
 fn end_of_input_still_answers_a_running_go() {
     let replies = run(b"go depth 3\n", 1);

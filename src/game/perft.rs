@@ -27,22 +27,27 @@ fn walk<G: Game>(game: &mut G, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
     leaves
 }
 
-/// Below this depth a subtree is counted in one uninterruptible call.
-const SPLIT_DEPTH: u32 = 7;
+/// Two plies with at most this many leaves (the node's move count squared) are counted
+/// in one uninterruptible call: at most a few milliseconds on any board. Deeper subtrees
+/// are split, however few moves the node has (a centre opening has one, then hundreds).
+const SPLIT_LEAVES: usize = 1 << 20;
 
 /// Perft that gives up (returning `None`) soon after `stop` is raised: the tree is split
-/// near the root and the flag is checked between subtrees.
+/// into subtrees of at most two plies and the flag is checked between them.
 pub fn perft_interruptible<G: Game>(game: &mut G, depth: u32, stop: &Stop) -> Option<u64> {
     if stop.check(0) {
         return None;
     }
-    if depth <= SPLIT_DEPTH {
+    if depth <= 1 {
         return Some(game.perft(depth));
     }
     let mut moves = Vec::new();
     game.generate_moves(&mut moves);
     if moves.is_empty() {
         return Some(1);
+    }
+    if depth == 2 && moves.len().saturating_mul(moves.len()) <= SPLIT_LEAVES {
+        return Some(game.perft(depth));
     }
     let mut leaves = 0;
     for mv in moves {
