@@ -13,7 +13,12 @@ use crate::stop::Stop;
 pub use crate::game::roles::WIN;
 
 /// A position won by force within a move or two, but not yet searched out.
-const SURE_WIN: Score = 100_000;
+pub(crate) const SURE_WIN: Score = 100_000;
+
+/// The largest positional evaluation, well below [`SURE_WIN`]: the sums of line values
+/// grow with the board (99x99 tic-tac-toe reached 137,000), and a sure win must still
+/// sort above every one of them.
+pub(crate) const MAX_EVAL: Score = SURE_WIN / 2;
 
 /// Largest board solved exactly by `solve` (25 points: 5x5), from the start up to 16
 /// points and on larger boards once at most `EXACT_EMPTIES` points are left.
@@ -489,7 +494,7 @@ impl Evaluate for Gomoku {
         let me = self.side_to_move();
         let them = me.opponent();
         if !self.has_patterns() {
-            return static_score(self, me);
+            return static_score(self, me).clamp(-MAX_EVAL, MAX_EVAL);
         }
         if self.threat_count(me, Threat::Five) > 0 {
             return SURE_WIN;
@@ -509,12 +514,13 @@ impl Evaluate for Gomoku {
         let tempo = self.tempo(me);
         if pente {
             let [mine, theirs] = capture_threats(self);
-            return self.potential(me) - self.potential(them)
+            let score = self.potential(me) - self.potential(them)
                 + tempo
                 + capture_score(self.captures(me))
                 - capture_score(self.captures(them))
                 + 60 * mine
                 - 40 * theirs;
+            return score.clamp(-MAX_EVAL, MAX_EVAL);
         }
         let mut score = self.role_potential(me, true) - self.role_potential(them, false)
             + tempo
@@ -522,7 +528,7 @@ impl Evaluate for Gomoku {
         if self.threat_count(them, Threat::Five) == 0 {
             score += self.terms_score(me);
         }
-        score
+        score.clamp(-MAX_EVAL, MAX_EVAL)
     }
 
     fn final_score(&self) -> Score {

@@ -777,3 +777,51 @@ fn eval_features_score_as_the_evaluation() {
     play(&mut g, "h8 a1 i8 a3 j8 a5 k8");
     assert!(g.eval_features().is_none());
 }
+
+/// Evaluations stay below the sure-win score on every size: the line sums grow with the
+/// board (99x99 tic-tac-toe with k=3 reached 137,000, above the search's sure win), so
+/// they are bounded by `MAX_EVAL`.
+#[test]
+fn evaluations_stay_below_sure_wins_on_every_size() {
+    let configs = [
+        Config::tictactoe(99, 3),
+        Config::tictactoe(99, 4),
+        Config::tictactoe(40, 3),
+        Config::gomoku(99, false, Opening::Free),
+        Config::pente(99, Opening::Free),
+    ];
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut largest = 0;
+    for config in configs {
+        for _ in 0..8 {
+            let mut g = game(config);
+            let mut moves = Vec::new();
+            for _ in 0..40 {
+                if g.outcome().is_some() {
+                    break;
+                }
+                let score = g.evaluate();
+                largest = largest.max(score.abs());
+                use crate::game::gomoku::search::{MAX_EVAL, SURE_WIN};
+                assert!(
+                    score.abs() <= MAX_EVAL || [SURE_WIN, SURE_WIN - 1].contains(&score.abs()),
+                    "{score} on {config:?}\n{}",
+                    g.diagram()
+                );
+                g.generate_moves(&mut moves);
+                // Within a few points of the centre, where the line sums pile up.
+                let centre = (config.size / 2) as i64;
+                moves.retain(|&mv| {
+                    let (x, y) = (mv.square() % config.size, mv.square() / config.size);
+                    (x as i64 - centre).abs() <= 3 && (y as i64 - centre).abs() <= 3
+                });
+                if moves.is_empty() {
+                    break;
+                }
+                g.make(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+    }
+    eprintln!("largest evaluation {largest}");
+    assert!(largest > 1000, "{largest}");
+}
