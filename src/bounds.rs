@@ -42,6 +42,13 @@ pub fn available_threads() -> usize {
         .clamp(1, MAX_THREADS)
 }
 
+/// The threads a search runs for a setting of `requested`: no more than the machine's
+/// cores. More would share them, and a move's time would no longer hold (256 threads
+/// on two cores turned a 100 ms Gomocup turn into 300-540 ms).
+pub fn runnable_threads(requested: usize) -> usize {
+    requested.clamp(1, available_threads())
+}
+
 /// A switch: `on` or `off` (any case).
 pub fn switch(text: &str) -> Result<bool, String> {
     match text.trim().to_ascii_lowercase().as_str() {
@@ -114,6 +121,26 @@ pub fn hash_mb(text: &str) -> Result<usize, String> {
 /// A fixed search depth, 0..=[`MAX_LEVEL`].
 pub fn level(text: &str) -> Result<u32, String> {
     number_in(text, 0, MAX_LEVEL as u64, "").map(|depth| depth as u32)
+}
+
+/// A depth that must search (NBoard `set depth`, the tools' `--depth`), 1..=[`MAX_LEVEL`].
+pub fn fixed_depth(text: &str) -> Result<u32, String> {
+    number_in(text, 1, MAX_LEVEL as u64, "").map(|depth| depth as u32)
+}
+
+/// Moves into an Othello game (`arbor book build --plies`), 1 to 60.
+pub fn game_plies(text: &str) -> Result<usize, String> {
+    number_in(text, 1, 60, "").map(|plies| plies as usize)
+}
+
+/// A count of games that must fit a u32 (`arbor book build --min-games`).
+pub fn min_games(text: &str) -> Result<u32, String> {
+    number_in(text, 1, u32::MAX as u64, "").map(|games| games as u32)
+}
+
+/// A time per analysis in milliseconds (`arbor review --movetime`), 1..=[`MAX_MILLIS`].
+pub fn analysis_millis(text: &str) -> Result<u64, String> {
+    number_in(text, 1, MAX_MILLIS, " ms")
 }
 
 /// `arbor train --solve-empties`: 0 (off) to 30; beyond that a WTHOR game takes minutes.
@@ -197,6 +224,17 @@ mod tests {
         assert!(hash_mb("0").unwrap_err().contains("0 MiB is outside 1..="));
         assert!(hash_mb("1048577").is_err());
         assert_eq!(level("60"), Ok(60));
+        assert_eq!(level("0"), Ok(0));
+        assert!(
+            fixed_depth("0")
+                .unwrap_err()
+                .contains("0 is outside 1..=60")
+        );
+        assert_eq!(fixed_depth("60"), Ok(60));
+        assert!(fixed_depth("61").is_err());
+        assert!(analysis_millis("0").is_err());
+        assert!(game_plies("61").is_err());
+        assert!(min_games("4294967296").is_err());
         assert!(level("61").is_err());
         assert!(perft_depth("61").is_err());
         assert!(moves_to_go("0").is_err());

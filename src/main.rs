@@ -1,10 +1,11 @@
-use std::io::{self, BufReader};
+use std::io::{self, BufReader, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
 
 use arbor::bounds;
+use arbor::engine::output::stdout_error;
 use arbor::engine::{DEFAULT_HASH_MB, Settings};
 use arbor::game::roles::SearchGame;
 use arbor::game::variant::{GameVisitor, Variant};
@@ -86,9 +87,9 @@ enum Commands {
         /// About how many positions to sample (one per sampled game).
         #[arg(long, default_value_t = 400, value_parser = bounds::positive)]
         positions: usize,
-        /// Deepest search, plies.
-        #[arg(long, default_value_t = 10, value_parser = bounds::positive)]
-        depth: usize,
+        /// Deepest search, plies (4 to 60).
+        #[arg(long, default_value_t = 10, value_parser = bounds::fixed_depth)]
+        depth: u32,
         #[arg(long, default_value_t = 1, value_parser = bounds::number)]
         seed: u64,
         /// Measures instead the error of searches to depth 0-6 as predictions of exact
@@ -115,8 +116,8 @@ enum Commands {
         selfplay: Option<usize>,
         #[arg(long, default_value_t = 1, value_parser = bounds::number)]
         seed: u64,
-        /// Threads playing the self-play games (gomoku; default: all cores).
-        #[arg(long, value_parser = bounds::positive)]
+        /// Threads playing the self-play games, 1 to 256 (gomoku; default: all cores).
+        #[arg(long, value_parser = bounds::threads)]
         threads: Option<usize>,
         /// Gomoku: match records (`arbor match --jsonl`) whose 15x15 freestyle games to
         /// fit too.
@@ -126,9 +127,9 @@ enum Commands {
         #[arg(long)]
         out: Option<std::path::PathBuf>,
         /// Gomoku: label each position by a search of this depth (plies) instead of by
-        /// its game's result.
-        #[arg(long, value_parser = bounds::positive)]
-        label_depth: Option<usize>,
+        /// its game's result (1 to 60).
+        #[arg(long, value_parser = bounds::fixed_depth)]
+        label_depth: Option<u32>,
         /// Gomoku: file keeping those searches' scores (read if it exists, else written).
         #[arg(long, requires = "label_depth")]
         labels: Option<std::path::PathBuf>,
@@ -233,7 +234,7 @@ enum Commands {
         game: GameArgs,
         /// Milliseconds per analysis (each position once, twice when another move was
         /// played).
-        #[arg(long, default_value_t = arbor::cli::review::DEFAULT_TIME.as_millis() as u64, value_parser = bounds::number)]
+        #[arg(long, default_value_t = arbor::cli::review::DEFAULT_TIME.as_millis() as u64, value_parser = bounds::analysis_millis)]
         movetime: u64,
         /// A fixed search depth instead of the time (no exact solves).
         #[arg(long, value_parser = bounds::depth)]
@@ -422,15 +423,15 @@ enum BookCommand {
         /// Book file to write.
         #[arg(long, default_value = arbor::cli::book::SHIPPED_PATH)]
         out: std::path::PathBuf,
-        /// Positions up to this many moves into a game.
-        #[arg(long, default_value_t = 20, value_parser = bounds::positive)]
+        /// Positions up to this many moves into a game (1 to 60).
+        #[arg(long, default_value_t = 20, value_parser = bounds::game_plies)]
         plies: usize,
         /// Positions seen in at least this many games.
-        #[arg(long, default_value_t = 20, value_parser = bounds::positive)]
-        min_games: usize,
-        /// Search depth of the moves leaving the book.
-        #[arg(long, default_value_t = 16, value_parser = bounds::positive)]
-        depth: usize,
+        #[arg(long, default_value_t = 20, value_parser = bounds::min_games)]
+        min_games: u32,
+        /// Search depth of the moves leaving the book (1 to 60).
+        #[arg(long, default_value_t = 16, value_parser = bounds::fixed_depth)]
+        depth: u32,
         /// Search threads (one position each).
         #[arg(long, default_value_t = 1, value_parser = bounds::threads)]
         threads: usize,
@@ -520,12 +521,12 @@ fn main() -> ExitCode {
             eprintln!("arbor (as a Gomocup brain): reading Gomocup commands: START 15, BEGIN, END");
         }
         let overhead = std::time::Duration::from_millis(GOMOCUP_OVERHEAD_MS);
-        protocol::gomocup::run(BufReader::new(io::stdin()), io::stdout(), overhead, 1);
-        return ExitCode::SUCCESS;
+        let result = protocol::gomocup::run(BufReader::new(io::stdin()), io::stdout(), overhead, 1);
+        return exit(result.map_err(stdout_error));
     }
     let cli = Cli::parse();
     let result = match &cli.command {
-        None => cli.game.variant().map(|variant| {
+        None => cli.game.variant().and_then(|variant| {
             let overhead = std::time::Duration::from_millis(cli.overhead);
             let settings = Settings {
                 variant,
@@ -544,11 +545,11 @@ fn main() -> ExitCode {
                     env!("CARGO_PKG_VERSION")
                 );
             }
-            protocol::run(BufReader::new(io::stdin()), io::stdout(), settings);
+            protocol::run(BufReader::new(io::stdin()), io::stdout(), settings).map_err(stdout_error)
         }),
         Some(Commands::Perft { game, depth }) => game
             .variant()
-            .map(|variant| variant.visit(PerftReport { depth: *depth })),
+            .and_then(|variant| variant.visit(PerftReport { depth: *depth }).map_err(stdout_error)),
         Some(Commands::Solve {
             file,
             jsonl,
@@ -600,8 +601,8 @@ fn main() -> ExitCode {
                 io::stdout(),
                 overhead,
                 *threads,
-            );
-            Ok(())
+            )
+            .map_err(stdout_error)
         }
         Some(Commands::Nboard {
             hash,
@@ -619,8 +620,8 @@ fn main() -> ExitCode {
                 book: *book,
                 ..Settings::default()
             };
-            protocol::nboard::run(BufReader::new(io::stdin()), io::stdout(), settings);
-            Ok(())
+            protocol::nboard::run(BufReader::new(io::stdin()), io::stdout(), settings)
+                .map_err(stdout_error)
         }
         Some(Commands::Gtp {
             game,
@@ -667,8 +668,10 @@ fn main() -> ExitCode {
             };
             arbor::web::serve(config, |address| {
                 // Tests and scripts read the address (port 0 picks one) from this line.
-                println!("arbor serve: listening on http://{address}/");
-                let _ = io::Write::flush(&mut io::stdout());
+                let mut out = io::stdout();
+                writeln!(out, "arbor serve: listening on http://{address}/")
+                    .and_then(|()| out.flush())
+                    .map_err(stdout_error)
             })
         }
         Some(Commands::Puzzles {
@@ -703,8 +706,8 @@ fn main() -> ExitCode {
             wthor,
             &arbor::cli::book::BuildOptions {
                 plies: *plies,
-                min_games: (*min_games).min(u32::MAX as usize) as u32,
-                depth: (*depth).min(60) as u32,
+                min_games: *min_games,
+                depth: *depth,
                 threads: *threads,
                 hash_mb: 16,
             },
@@ -754,7 +757,7 @@ fn main() -> ExitCode {
                     },
                     rule,
                     *positions,
-                    (*depth).min(60) as u32,
+                    *depth,
                     &mut io::stdout(),
                 )
             }),
@@ -780,7 +783,7 @@ fn main() -> ExitCode {
                     selfplay: selfplay.unwrap_or(if records.is_empty() { 3000 } else { 0 }),
                     seed: *seed,
                     threads,
-                    label_depth: label_depth.map(|depth| depth.min(60) as u32),
+                    label_depth: *label_depth,
                     labels: labels.clone(),
                 };
                 arbor::cli::tune_gomoku::tune(&sources, out.as_ref(), &mut io::stdout())
@@ -846,6 +849,10 @@ fn main() -> ExitCode {
                 )
             }),
     };
+    exit(result)
+}
+
+fn exit(result: Result<(), String>) -> ExitCode {
     match result {
         Err(message) => {
             eprintln!("arbor: {message}");
@@ -1140,13 +1147,15 @@ struct PerftReport {
 }
 
 impl GameVisitor for PerftReport {
-    type Output = ();
+    type Output = io::Result<()>;
 
-    fn visit<G: SearchGame>(self, mut game: G) {
-        println!(
+    fn visit<G: SearchGame>(self, mut game: G) -> io::Result<()> {
+        let mut out = io::stdout().lock();
+        writeln!(
+            out,
             "{:>5} {:>14} {:>10} {:>14}",
             "depth", "leaves", "seconds", "leaves/s"
-        );
+        )?;
         for depth in 1..=self.depth {
             let start = Instant::now();
             let leaves = game.perft(depth);
@@ -1156,8 +1165,11 @@ impl GameVisitor for PerftReport {
             } else {
                 0.0
             };
-            println!("{depth:>5} {leaves:>14} {seconds:>10.3} {rate:>14.0}");
+            writeln!(out, "{depth:>5} {leaves:>14} {seconds:>10.3} {rate:>14.0}")?;
+            // Each depth as soon as it is counted (the deep ones take long).
+            out.flush()?;
         }
+        Ok(())
     }
 }
 
@@ -1176,7 +1188,7 @@ fn review(
     let limits = arbor::engine::AnalysisOptions {
         time: depth
             .is_none()
-            .then(|| std::time::Duration::from_millis(movetime.max(1))),
+            .then(|| std::time::Duration::from_millis(movetime)),
         depth,
         ..Default::default()
     };
@@ -1186,7 +1198,8 @@ fn review(
         eprint!("\rreviewed {}/{total}", move_review.ply);
     })?;
     eprintln!();
-    print!("{}", review::table(&reviews, record.variant));
+    let mut out = io::stdout().lock();
+    write!(out, "{}", review::table(&reviews, record.variant)).map_err(stdout_error)?;
     let svg_path = svg.map_or_else(|| file.with_extension("svg"), std::path::Path::to_path_buf);
     let title = format!(
         "{} ({}, {} moves)",
@@ -1197,10 +1210,12 @@ fn review(
     );
     std::fs::write(&svg_path, review::svg(&reviews, record.variant, &title))
         .map_err(|e| format!("{}: {e}", svg_path.display()))?;
-    println!(
+    writeln!(
+        out,
         "graph: {} (reviewed in {:.1} s)",
         svg_path.display(),
         started.elapsed().as_secs_f64()
-    );
-    Ok(())
+    )
+    .and_then(|()| out.flush())
+    .map_err(stdout_error)
 }

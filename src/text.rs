@@ -13,19 +13,41 @@ pub fn quote(text: &str) -> String {
             out.push_str("...");
             break;
         }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
+        push_printable(&mut out, c);
     }
     out.push('\'');
     out
 }
 
+/// User text echoed whole (`ping`'s): control characters escaped as [`quote`] does, so
+/// that ESC, BEL, NUL or CR never reach the client's terminal or parser raw.
+pub fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    text.chars().for_each(|c| push_printable(&mut out, c));
+    out
+}
+
+fn push_printable(out: &mut String, c: char) {
+    if c.is_control() {
+        out.extend(c.escape_default());
+    } else {
+        out.push(c);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn printable_text_escapes_controls_only() {
+        assert_eq!(printable("are you there"), "are you there");
+        assert_eq!(
+            printable("a\x1b[31mb\x07c\0d\re"),
+            "a\\u{1b}[31mb\\u{7}c\\u{0}d\\re"
+        );
+        assert_eq!(printable(&"y".repeat(100)), "y".repeat(100));
+    }
 
     #[test]
     fn quotes_escape_controls_and_cut_long_text() {

@@ -533,3 +533,54 @@ fn a_copied_pbrain_script_finds_the_binary() {
         let _ = std::fs::remove_dir_all(dir);
     }
 }
+
+/// The threads of a process, as Linux counts them; `None` elsewhere.
+fn os_threads(pid: u32) -> Option<usize> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("Threads:"))
+        .and_then(|count| count.trim().parse().ok())
+}
+
+/// The most threads the brain has while it thinks about its first move on 99x99, told
+/// `INFO thread_num N`.
+fn threads_while_thinking(thread_num: u64) -> usize {
+    let mut brain = Brain::spawn();
+    brain.send(&format!("INFO thread_num {thread_num}"));
+    brain.start(99, 1000);
+    brain.send("BEGIN");
+    let pid = brain.child.id();
+    let mut most = 0;
+    let reply = loop {
+        most = most.max(os_threads(pid).unwrap_or(0));
+        match brain.lines.try_recv() {
+            Ok(line) if line.starts_with("MESSAGE") => {}
+            Ok(line) => break line,
+            Err(_) => std::thread::sleep(Duration::from_millis(5)),
+        }
+    };
+    assert_eq!(reply, "49,49");
+    brain.end();
+    most
+}
+
+/// `INFO thread_num 9999` searches with no more threads than the machine's cores (it
+/// used to start 256 on two cores, and a 100 ms turn took 300-540 ms on 99x99): the
+/// process's threads are counted while it thinks, against a count of one per core
+/// (the counts are sampled, so a little slack).
+#[test]
+fn thread_num_beyond_the_cores_starts_no_more_than_the_cores() {
+    if os_threads(std::process::id()).is_none() {
+        eprintln!("skipped: no /proc/<pid>/status to count threads in");
+        return;
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let at_cores = threads_while_thinking(cores as u64);
+    let many = threads_while_thinking(9999);
+    assert!(at_cores > 1, "no threads counted");
+    assert!(
+        many <= at_cores + cores,
+        "{many} threads on {cores} cores ({at_cores} with thread_num {cores})"
+    );
+}

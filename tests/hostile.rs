@@ -396,3 +396,183 @@ fn solve_tasks_outlive_hostile_input() {
     }
     assert_eq!(answers.last().unwrap()["id"], "end");
 }
+
+/// Small inputs for the file-reading commands, in a scratch directory.
+struct Inputs {
+    obf: String,
+    puzzles: String,
+    review: String,
+    svg: String,
+}
+
+fn inputs(name: &str) -> Inputs {
+    let dir = scratch(name);
+    let path = |file: &str| dir.join(file).to_str().unwrap().to_string();
+    // Black takes b1 from a1: the last move of the game.
+    let obf = format!("-O{} X; A1:+64;\n", "X".repeat(62));
+    std::fs::write(path("one.obf"), obf).unwrap();
+    std::fs::write(
+        path("one.txt"),
+        "15 black B:h8,i8,j8,k8 W:h9,i9,j9 ; g8 ; g8 ; open four\n",
+    )
+    .unwrap();
+    std::fs::write(path("game.txt"), "f5d6c3d3c4\n").unwrap();
+    Inputs {
+        obf: path("one.obf"),
+        puzzles: path("one.txt"),
+        review: path("game.txt"),
+        svg: path("game.svg"),
+    }
+}
+
+/// Every command, with what it reads on stdin.
+fn every_command(files: &Inputs) -> Vec<(Vec<String>, &'static str)> {
+    let owned = |args: &[&str]| args.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+    let engine = format!("cmd={ARBOR}");
+    vec![
+        (owned(&["perft", "--depth", "3"]), ""),
+        (owned(&["--book", "off"]), "go depth 2\n"),
+        (
+            owned(&["gomocup"]),
+            "START 15\nINFO timeout_turn 100\nBEGIN\n",
+        ),
+        (owned(&["nboard"]), "nboard 2\nping 1\n"),
+        (owned(&["gtp"]), "name\n"),
+        (
+            owned(&["analysis", "--threads", "1"]),
+            "{\"id\":1,\"moves\":[\"f5\"],\"depth\":2}\n",
+        ),
+        (owned(&["book", "check"]), ""),
+        (owned(&["solve", &files.obf, "--threads", "1"]), ""),
+        (
+            owned(&["solve", "--jsonl", "--threads", "1"]),
+            "{\"position\":\"---------------------------OX------XO--------------------------- X\",\"depth\":2}\n",
+        ),
+        (owned(&["puzzles", &files.puzzles, "--movetime", "100"]), ""),
+        (owned(&["play", "--color", "none", "--level", "1"]), ""),
+        (
+            owned(&[
+                "review",
+                &files.review,
+                "--depth",
+                "1",
+                "--threads",
+                "1",
+                "--svg",
+                &files.svg,
+            ]),
+            "",
+        ),
+        (owned(&["serve", "--port", "0"]), ""),
+        (
+            owned(&[
+                "match", "--engine", "name=a", &engine, "--engine", "name=b", &engine, "--depth",
+                "1",
+            ]),
+            "",
+        ),
+        (
+            owned(&["match", "--compliance", "--engine", "name=a", &engine]),
+            "",
+        ),
+        (
+            owned(&[
+                "tune",
+                "--game",
+                "gomoku",
+                "--selfplay",
+                "4",
+                "--threads",
+                "1",
+            ]),
+            "",
+        ),
+    ]
+}
+
+/// Standard output on a full disk (`/dev/full`): every command says so on stderr and
+/// exits with a failure, never a panic, never a success that wrote nothing.
+#[test]
+fn every_command_reports_a_full_disk() {
+    let files = inputs("full");
+    for (args, input) in every_command(&files) {
+        let mut child = Command::new(ARBOR)
+            .args(&args)
+            .stdin(Stdio::piped())
+            .stdout(
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open("/dev/full")
+                    .unwrap(),
+            )
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let input = input.to_string();
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(input.as_bytes());
+        });
+        let output = child.wait_with_output().unwrap();
+        writer.join().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("No space left on device"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+/// A reader that goes away (`arbor ... | head -c 1`) ends the work at once with an error,
+/// not after the search's limit (a minute here).
+#[test]
+fn a_closed_pipe_ends_the_work_at_once() {
+    use std::io::Read;
+    let cases: [(&[&str], &str); 4] = [
+        (&["--book", "off"], "go movetime 60000\n"),
+        (&["--book", "off"], "analyze time 60000\n"),
+        (
+            &["gomocup"],
+            "START 15\nINFO timeout_turn 60000\nINFO timeout_match 0\nBEGIN\n",
+        ),
+        (
+            &["analysis", "--threads", "1"],
+            "{\"id\":1,\"time_ms\":60000,\"report_every_ms\":10}\n",
+        ),
+    ];
+    for (args, input) in cases {
+        let started = std::time::Instant::now();
+        let mut child = Command::new(ARBOR)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(input.as_bytes()).unwrap();
+        // The input stays open: only the closed output may end the search early.
+        let mut stdout = child.stdout.take().unwrap();
+        let mut byte = [0u8];
+        stdout.read_exact(&mut byte).unwrap();
+        drop(stdout);
+        let mut stderr = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut stderr)
+            .unwrap();
+        let status = child.wait().unwrap();
+        drop(stdin);
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "{args:?} ran on for {:?} after its reader went",
+            started.elapsed()
+        );
+        assert!(!status.success(), "{args:?}: {stderr}");
+        assert!(stderr.contains("Broken pipe"), "{args:?}: {stderr}");
+    }
+}

@@ -460,8 +460,10 @@ fn hint_n_gives_n_moves_each_with_its_own_score() {
         moves.dedup();
         assert_eq!(moves.len(), 3, "{group:?}");
     }
-    // FFO #1 in solve range: every hint is an exact margin, as published.
-    engine.send("set depth 0");
+    // FFO #1 in solve range: every hint is an exact margin, as published (a new engine:
+    // no `set depth`, so near the end it solves).
+    engine.finish();
+    let mut engine = Engine::spawn();
     let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--".replace('X', "*");
     engine.send(&format!("set game {}", ggf(&format!("{ffo1} *"), "")));
     engine.send("hint 2");
@@ -568,6 +570,37 @@ fn a_depth_past_the_empties_solves_and_each_line_comes_once_per_iteration() {
     seen.dedup();
     assert_eq!(seen.len(), before, "a line sent twice: {lines:?}");
     engine.finish();
+}
+
+/// `set depth` takes 1 to 60, as protocol.md says: 0 and 61 are refused (logged) and the
+/// depth set before stays.
+#[test]
+fn set_depth_out_of_range_is_refused_and_the_depth_stays() {
+    let log = std::env::temp_dir().join(format!("arbor-nboard-depth-{}.log", std::process::id()));
+    let mut engine = Engine::spawn_logging(&[], Some(&log));
+    engine.send("set depth 2");
+    engine.send("set depth 0");
+    engine.send("set depth 61");
+    engine.send(&format!("set game {}", ggf(&format!("{START} *"), "")));
+    engine.send("hint 1");
+    let lines = engine.until(|line| line == "status");
+    let deepest = lines
+        .iter()
+        .filter(|line| line.starts_with("search "))
+        .filter_map(|line| line.split(' ').nth(4)?.parse::<u32>().ok())
+        .max();
+    assert_eq!(deepest, Some(2), "{lines:?}");
+    engine.finish();
+    let logged = std::fs::read_to_string(&log).unwrap();
+    let _ = std::fs::remove_file(&log);
+    assert!(
+        logged.contains("set depth: 0 is outside 1..=60"),
+        "{logged}"
+    );
+    assert!(
+        logged.contains("set depth: 61 is outside 1..=60"),
+        "{logged}"
+    );
 }
 
 /// `go` does not play its move: the GUI plays it back with `move` (as the NBoard GUI and

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use crate::engine::events::{self, Arrival, Flow, Frontend};
 use crate::engine::input::InputLine;
 use crate::engine::job::JobKind;
+use crate::engine::output::Output;
 use crate::engine::{Engine, Finished, Settings};
 use crate::game::Side;
 use crate::game::variant::Variant;
@@ -48,7 +49,7 @@ pub fn play(
     variant: Variant,
     settings: PlaySettings,
     input: impl BufRead + Send + 'static,
-    output: impl Write + 'static,
+    output: impl Write + Send + 'static,
 ) -> Result<(), String> {
     let core_settings = Settings {
         variant,
@@ -62,7 +63,7 @@ pub fn play(
     };
     let (mut engine, receiver) = Engine::new(&core_settings)?;
     let mut terminal = Terminal {
-        out: Box::new(output),
+        out: Output::new(output),
         settings,
         engine_left: settings.engine_time,
         engine_used: Duration::ZERO,
@@ -70,20 +71,32 @@ pub fn play(
         changed: true,
         prompted: false,
         thinking_since: Instant::now(),
+        quit: false,
     };
     terminal.say(&format!(
         "{} (type a move such as d3, or pass, undo, hint, moves, help, quit)",
         variant
     ));
-    events::run(input, MAX_LINE_BYTES, &mut engine, receiver, &mut terminal);
-    Ok(())
+    events::run(input, MAX_LINE_BYTES, &mut engine, receiver, &mut terminal)
+        .and_then(|()| {
+            // Ctrl-D (the end of input) leaves a game unfinished: say so, not nothing.
+            if !terminal.quit && engine.outcome().is_none() {
+                terminal.say(&format!(
+                    "\nend of input: the game is left unfinished after {} moves",
+                    terminal.played.len()
+                ));
+            }
+            terminal.out.close();
+            terminal.out.take_error().map_or(Ok(()), Err)
+        })
+        .map_err(crate::engine::output::stdout_error)
 }
 
 const HELP: &str = "a move (d3, or x,y such as 3,2; pass when you have none), moves (the legal ones), \
 hint (the engine's suggestion), undo (back to your previous turn), quit";
 
 struct Terminal {
-    out: Box<dyn Write>,
+    out: Output,
     settings: PlaySettings,
     engine_left: Option<Duration>,
     engine_used: Duration,
@@ -94,12 +107,13 @@ struct Terminal {
     /// Whether the person to move has been asked.
     prompted: bool,
     thinking_since: Instant,
+    /// Whether the person typed `quit` (rather than ending the input).
+    quit: bool,
 }
 
 impl Terminal {
     fn say(&mut self, text: &str) {
-        let _ = writeln!(self.out, "{text}");
-        let _ = self.out.flush();
+        self.out.line(text);
     }
 
     fn score(engine: &Engine, result: &Option<SearchResult>) -> String {
@@ -159,6 +173,10 @@ impl Terminal {
 }
 
 impl Frontend for Terminal {
+    fn output(&mut self) -> &mut Output {
+        &mut self.out
+    }
+
     type Item = String;
 
     fn arrive(&mut self, _engine: &mut Engine, line: InputLine, _at: Instant) -> Arrival<String> {
@@ -183,7 +201,10 @@ impl Frontend for Terminal {
         self.prompted = false;
         match text.to_ascii_lowercase().as_str() {
             "" => {}
-            "quit" | "exit" => return Flow::Exit,
+            "quit" | "exit" => {
+                self.quit = true;
+                return Flow::Exit;
+            }
             "moves" => {
                 let names: Vec<String> = engine
                     .legal_moves()
@@ -292,8 +313,7 @@ impl Frontend for Terminal {
             }
         } else if !self.prompted {
             self.prompted = true;
-            let _ = write!(self.out, "{side}> ");
-            let _ = self.out.flush();
+            self.out.write(&format!("{side}> "));
         }
         Flow::Continue
     }

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use std::sync::mpsc::Receiver;
 
 use crate::engine::events::Event;
+use crate::engine::output::stdout_error;
 use crate::engine::{Engine, Finished, Settings};
 use crate::game::gomoku::threat::ThreatSolver;
 use crate::game::gomoku::{Config, Gomoku, Opening};
@@ -272,20 +273,22 @@ pub fn run_file(
             (Some(false), _) => "WRONG line does not win".to_string(),
             _ => "not found".to_string(),
         };
-        let _ = writeln!(
+        writeln!(
             out,
             "{:>5} {verdict:<40} {:>8.1} ms {:>10} nodes",
             number + 1,
             result.time.as_secs_f64() * 1000.0,
             result.nodes
-        );
+        )
+        .and_then(|()| out.flush())
+        .map_err(stdout_error)?;
     }
     times.sort();
     let median = times.get(times.len() / 2).copied().unwrap_or_default();
     let nodes = limit
         .nodes
         .map_or(String::new(), |nodes| format!(" and {nodes} nodes"));
-    let _ = writeln!(
+    writeln!(
         out,
         "{} {solved}/{total} within {} ms{nodes} each ({other_first} with a first move not listed); median time {:.1} ms, total {:.1} s",
         match check {
@@ -295,7 +298,8 @@ pub fn run_file(
         limit.time.as_millis(),
         median.as_secs_f64() * 1000.0,
         times.iter().sum::<Duration>().as_secs_f64()
-    );
+    )
+    .map_err(stdout_error)?;
     Ok((solved, total))
 }
 

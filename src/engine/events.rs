@@ -3,13 +3,14 @@
 //! them on the loop's thread (so its output needs no lock and never interleaves).
 
 use std::collections::VecDeque;
-use std::io::BufRead;
+use std::io::{self, BufRead};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::Instant;
 
 use super::input::{InputLine, read_line_capped};
+use super::output::Output;
 use super::{Engine, Finished};
 use crate::search::report::Report;
 
@@ -66,6 +67,8 @@ pub trait Frontend {
     fn idle(&mut self, _engine: &mut Engine) -> Flow {
         Flow::Continue
     }
+    /// Where the replies go: the loop ends the session when a write to it fails.
+    fn output(&mut self) -> &mut Output;
 }
 
 /// Credits for lines in flight between the reader and the loop.
@@ -131,14 +134,35 @@ fn spawn_reader(
 
 /// Runs `frontend` over `engine` until it exits or the input ends and everything read
 /// has been answered (a job running at the end of input still finishes and is answered).
-/// Lines longer than `max_line` bytes arrive as [`InputLine::TooLong`].
+/// Lines longer than `max_line` bytes arrive as [`InputLine::TooLong`]. A reply that
+/// cannot be written (a full disk, a closed pipe) stops the running job and ends the
+/// session with that error.
 pub fn run<F: Frontend>(
     input: impl BufRead + Send + 'static,
     max_line: usize,
     engine: &mut Engine,
     receiver: Receiver<Event>,
     frontend: &mut F,
-) {
+) -> io::Result<()> {
+    let result = serve(input, max_line, engine, receiver, frontend);
+    if result.is_err() {
+        engine.stop();
+    }
+    result
+}
+
+/// Checks the output after a front end has answered.
+fn written<F: Frontend>(frontend: &mut F) -> io::Result<()> {
+    frontend.output().take_error().map_or(Ok(()), Err)
+}
+
+fn serve<F: Frontend>(
+    input: impl BufRead + Send + 'static,
+    max_line: usize,
+    engine: &mut Engine,
+    receiver: Receiver<Event>,
+    frontend: &mut F,
+) -> io::Result<()> {
     let credits = Arc::new(Credits {
         free: Mutex::new(MAX_PENDING_LINES),
         returned: Condvar::new(),
@@ -148,35 +172,41 @@ pub fn run<F: Frontend>(
     let mut input_open = true;
     loop {
         while !engine.is_busy() {
-            if frontend.idle(engine) == Flow::Exit {
-                return;
+            let flow = frontend.idle(engine);
+            written(frontend)?;
+            if flow == Flow::Exit {
+                return Ok(());
             }
             if engine.is_busy() {
                 break;
             }
             let Some(item) = queue.pop_front() else {
                 if !input_open {
-                    return;
+                    return Ok(());
                 }
                 break;
             };
             credits.give_back();
-            if frontend.handle(engine, item) == Flow::Exit {
-                return;
+            let flow = frontend.handle(engine, item);
+            written(frontend)?;
+            if flow == Flow::Exit {
+                return Ok(());
             }
         }
         if !input_open {
             // Nothing more will come to end an analysis without a limit.
             engine.end_of_input();
         }
-        let Ok(event) = receiver.recv() else { return };
+        let Ok(event) = receiver.recv() else {
+            return Ok(());
+        };
         match event {
             Event::Input(line, at) => match frontend.arrive(engine, line, at) {
                 Arrival::Queue(item) => queue.push_back(item),
                 Arrival::Handled => credits.give_back(),
                 Arrival::Exit => {
                     engine.stop();
-                    return;
+                    return written(frontend);
                 }
             },
             Event::EndOfInput => input_open = false,
@@ -189,10 +219,13 @@ pub fn run<F: Frontend>(
             Event::Report(report) => frontend.report(engine, report),
             Event::Done(outcome) => {
                 let finished = engine.finish(outcome);
-                if frontend.finished(engine, finished) == Flow::Exit {
-                    return;
+                let flow = frontend.finished(engine, finished);
+                written(frontend)?;
+                if flow == Flow::Exit {
+                    return Ok(());
                 }
             }
         }
+        written(frontend)?;
     }
 }

@@ -11,6 +11,7 @@ pub(crate) mod capture;
 pub mod events;
 pub mod input;
 pub mod job;
+pub mod output;
 mod session;
 
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -341,6 +342,12 @@ impl Engine {
         self.ensure_idle()?;
         if !(1..=MAX_THREADS).contains(&threads) {
             return Err(format!("threads {threads} is outside 1..={MAX_THREADS}"));
+        }
+        let runnable = crate::bounds::runnable_threads(threads);
+        if runnable < threads {
+            log::warn!(
+                "threads {threads}: this machine runs {runnable} at once, so searches use {runnable}"
+            );
         }
         self.session.set_threads(threads);
         Ok(())

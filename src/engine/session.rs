@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::events::Event;
 use super::job::{self, Outcome};
+use crate::bounds::runnable_threads;
 use crate::game::perft::perft_interruptible;
 use crate::game::roles::{Score, ScoreValue, SearchGame};
 use crate::game::variant::{GameVisitor, Variant};
@@ -92,7 +93,7 @@ pub(super) fn new_session(
         type Output = Result<Box<dyn Session>, String>;
         fn visit<G: SearchGame>(self, game: G) -> Self::Output {
             let mut searcher = Searcher::new(&game, self.1)?;
-            searcher.set_threads(self.2);
+            searcher.set_threads(runnable_threads(self.2));
             Ok(Box::new(GameSession {
                 variant: self.0,
                 start: game.clone(),
@@ -111,7 +112,8 @@ struct GameSession<G: SearchGame> {
     start: G,
     game: G,
     history: Vec<(Move, G::Undo)>,
-    /// The searcher's thread count, readable while a job holds the searcher.
+    /// The thread count asked for, readable while a job holds the searcher (which runs
+    /// no more than the machine's cores: [`runnable_threads`]).
     threads: usize,
     /// Locked by the running job; poisoned if a job panicked, then rebuilt.
     searcher: Arc<Mutex<Searcher<G>>>,
@@ -123,7 +125,7 @@ impl<G: SearchGame> GameSession<G> {
         if self.searcher.is_poisoned() {
             let megabytes = self.locked().megabytes();
             let mut searcher = Searcher::new(&self.game, megabytes)?;
-            searcher.set_threads(self.threads);
+            searcher.set_threads(runnable_threads(self.threads));
             self.searcher = Arc::new(Mutex::new(searcher));
         }
         Ok(())
@@ -147,7 +149,7 @@ impl<G: SearchGame> Session for GameSession<G> {
         // New tables are mapped lazily, so they fit beside the old ones, which stay
         // untouched if the new ones cannot be had.
         let mut searcher = Searcher::new(&self.game, megabytes)?;
-        searcher.set_threads(self.threads);
+        searcher.set_threads(runnable_threads(self.threads));
         self.searcher = Arc::new(Mutex::new(searcher));
         Ok(())
     }
@@ -158,7 +160,7 @@ impl<G: SearchGame> Session for GameSession<G> {
 
     fn set_threads(&mut self, threads: usize) {
         self.threads = threads;
-        self.locked().set_threads(threads);
+        self.locked().set_threads(runnable_threads(threads));
     }
 
     fn clear_tables(&mut self) {

@@ -37,6 +37,8 @@ struct Checker<'a> {
     /// The reference game.
     game: Engine,
     out: &'a mut dyn Write,
+    /// The first failed write of the report: the run ends with it.
+    write_error: Option<std::io::Error>,
     checks: usize,
     deviations: usize,
 }
@@ -51,7 +53,9 @@ impl Checker<'_> {
                 format!("DEVIATION {check}: {deviation}")
             }
         };
-        let _ = writeln!(self.out, "{line}");
+        if let Err(error) = writeln!(self.out, "{line}").and_then(|()| self.out.flush()) {
+            self.write_error.get_or_insert(error);
+        }
     }
 
     fn send(&mut self, line: &str) -> Result<(), Gone> {
@@ -140,20 +144,24 @@ pub fn run(spec: &EngineSpec, variant: Variant, out: &mut dyn Write) -> Result<u
     };
     let (game, _events) = Engine::new(&settings)?;
     let process = Process::start(&spec.name, &spec.command)?;
-    let _ = writeln!(
+    let mut checker = Checker {
+        process,
+        game,
         out,
+        write_error: None,
+        checks: 0,
+        deviations: 0,
+    };
+    let title = format!(
         "compliance of {} ({}, proto={}, {variant})",
         spec.name,
         spec.command,
         spec.proto.name()
     );
-    let mut checker = Checker {
-        process,
-        game,
-        out,
-        checks: 0,
-        deviations: 0,
-    };
+    if let Err(error) = writeln!(checker.out, "{title}") {
+        checker.process.kill();
+        return Err(crate::engine::output::stdout_error(error));
+    }
     let script = match spec.proto {
         Proto::Native => native(&mut checker, variant),
         Proto::Gtp => gtp(&mut checker),
@@ -165,12 +173,15 @@ pub fn run(spec: &EngineSpec, variant: Variant, out: &mut dyn Write) -> Result<u
     }
     checker.process.kill();
     let (checks, deviations) = (checker.checks, checker.deviations);
-    let _ = writeln!(
+    let summary = writeln!(
         checker.out,
         "{checks} checks, {deviations} deviation{}",
         if deviations == 1 { "" } else { "s" }
     );
-    Ok(deviations)
+    match checker.write_error.map_or(summary, Err) {
+        Ok(()) => Ok(deviations),
+        Err(error) => Err(crate::engine::output::stdout_error(error)),
+    }
 }
 
 /// A native or GTP reply: its first line (with the `=`/`?` and the id) and the rest.

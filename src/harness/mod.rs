@@ -336,7 +336,7 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standi
         tally.add(second);
     }
     if tally.pairs > 0 || cut {
-        let _ = writeln!(
+        writeln!(
             out,
             "resumed {} pairs ({} games) from the JSON-lines file{}; {total} games to play",
             tally.pairs,
@@ -346,7 +346,8 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standi
             } else {
                 ""
             }
-        );
+        )
+        .map_err(crate::engine::output::stdout_error)?;
     }
     // Resumed pairs may already decide the test.
     let decided = config

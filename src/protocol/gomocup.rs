@@ -7,12 +7,13 @@
 //!
 //! `YXSTOP`, `END` and `INFO` act while the brain thinks; the rest waits its turn.
 
-use std::io::{BufRead, Write};
+use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
 use crate::bounds::MAX_THREADS;
 use crate::engine::events::{self, Arrival, Flow, Frontend};
 use crate::engine::input::InputLine;
+use crate::engine::output::Output;
 use crate::engine::{DEFAULT_HASH_MB, Engine, Finished, Settings};
 use crate::game::gomoku::{Config, MAX_SIZE, MIN_SIZE, Opening};
 use crate::game::variant::Variant;
@@ -45,8 +46,8 @@ pub fn run(
     output: impl Write + Send + 'static,
     overhead: Duration,
     threads: usize,
-) {
-    run_with(input, output, PlayerKind::Search, overhead, threads);
+) -> io::Result<()> {
+    run_with(input, output, PlayerKind::Search, overhead, threads)
 }
 
 fn run_with(
@@ -55,8 +56,8 @@ fn run_with(
     player: PlayerKind,
     overhead: Duration,
     threads: usize,
-) {
-    let mut brain = Brain::new(Box::new(output));
+) -> io::Result<()> {
+    let mut brain = Brain::new(Output::new(output));
     let settings = Settings {
         variant: Variant::KInRow(Config::gomoku(15, false, Opening::Free)),
         player,
@@ -68,7 +69,10 @@ fn run_with(
         Ok((mut engine, receiver)) => {
             events::run(input, MAX_LINE_BYTES, &mut engine, receiver, &mut brain)
         }
-        Err(error) => brain.error(&error),
+        Err(error) => {
+            brain.error(&error);
+            brain.out.take_error().map_or(Ok(()), Err)
+        }
     }
 }
 
@@ -235,7 +239,7 @@ impl BoardInput {
 }
 
 struct Brain {
-    out: Option<Box<dyn Write + Send>>,
+    out: Output,
     /// Whether a `START` has set up a game.
     started: bool,
     /// Exact five (`INFO rule 1`) for the next game.
@@ -251,9 +255,9 @@ struct Brain {
 }
 
 impl Brain {
-    fn new(out: Box<dyn Write + Send>) -> Brain {
+    fn new(out: Output) -> Brain {
         Brain {
-            out: Some(out),
+            out,
             started: false,
             exact: false,
             clock: Clock::default(),
@@ -270,11 +274,7 @@ impl Brain {
             .chars()
             .map(|c| if c.is_control() { '?' } else { c })
             .collect();
-        if let Some(out) = self.out.as_mut() {
-            let _ = out.write_all(clean.as_bytes());
-            let _ = out.write_all(b"\n");
-            let _ = out.flush();
-        }
+        self.out.line(&clean);
     }
 
     fn ok(&mut self) {
@@ -287,9 +287,7 @@ impl Brain {
 
     /// `END`: nothing more is written, not even a report from a search winding down.
     fn close(&mut self) {
-        if let Some(mut out) = self.out.take() {
-            let _ = out.flush();
-        }
+        self.out.close();
     }
 
     fn command(&mut self, engine: &mut Engine, text: &str, at: Instant) -> Flow {
@@ -675,6 +673,10 @@ impl Brain {
 }
 
 impl Frontend for Brain {
+    fn output(&mut self) -> &mut Output {
+        &mut self.out
+    }
+
     type Item = (InputLine, Instant);
 
     /// While thinking, `YXSTOP`, `END` and `INFO` act at once and the rest waits.
@@ -789,7 +791,8 @@ mod tests {
             player,
             DEFAULT_MOVE_OVERHEAD,
             1,
-        );
+        )
+        .expect("the capture takes every write");
         capture.text().lines().map(str::to_string).collect()
     }
 
@@ -886,7 +889,7 @@ mod tests {
     #[test]
     fn info_thread_num_sets_the_threads_and_waits_for_a_move_in_progress() {
         let capture = Capture::default();
-        let mut brain = Brain::new(Box::new(capture.clone()));
+        let mut brain = Brain::new(Output::new(capture.clone()));
         let (mut engine, events) = Engine::new(&Settings {
             variant: Variant::KInRow(Config::gomoku(15, false, Opening::Free)),
             hash_mb: 1,

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::engine::events::{self, Arrival, Flow, Frontend};
 use crate::engine::input::InputLine;
+use crate::engine::output::Output;
 use crate::engine::{Engine, Finished, Settings};
 use crate::game::notation::format_point;
 use crate::game::variant::Variant;
@@ -80,15 +81,15 @@ pub fn run(
     };
     let (mut engine, receiver) = Engine::new(&settings)?;
     let mut gtp = Gtp {
-        out: Box::new(output),
+        out: Output::new(output),
         game,
         plies: Vec::new(),
         clock: Clock::default(),
         job: None,
         best: None,
     };
-    events::run(input, MAX_LINE_BYTES, &mut engine, receiver, &mut gtp);
-    Ok(())
+    events::run(input, MAX_LINE_BYTES, &mut engine, receiver, &mut gtp)
+        .map_err(crate::engine::output::stdout_error)
 }
 
 /// `time_settings`: main time, then byo-yomi periods of `byo_time` for `byo_stones`
@@ -173,7 +174,7 @@ enum Job {
 }
 
 struct Gtp {
-    out: Box<dyn Write + Send>,
+    out: Output,
     game: GameSpec,
     /// Plies each `play` or `genmove` added (a move, or a pass then a move), for `undo`.
     plies: Vec<usize>,
@@ -358,8 +359,7 @@ fn parse_count(text: &str) -> Result<u32, String> {
 
 impl Gtp {
     fn write(&mut self, text: &str) {
-        let _ = self.out.write_all(text.as_bytes());
-        let _ = self.out.flush();
+        self.out.write(text);
     }
 
     /// `=id text` or `?id text`, then the empty line; a reply never holds an empty line.
@@ -702,6 +702,10 @@ fn quarry_game(variant: Variant) -> &'static str {
 }
 
 impl Frontend for Gtp {
+    fn output(&mut self) -> &mut Output {
+        &mut self.out
+    }
+
     type Item = (Result<Command, (Option<u64>, String)>, Instant);
 
     /// `# interrupt` (GoGui) stops a running job; `quit` too, and is answered after it.

@@ -1,7 +1,7 @@
 //! The native protocol as a front end of the engine core: one reply per command, in
 //! command order; `go`, `solve` and `perft` run as jobs, so `stop` and `quit` act at once.
 
-use std::io::{BufRead, Write};
+use std::io::{self, BufRead, Write};
 use std::time::Instant;
 
 use super::command::{Command, ParseError, Request, parse_line};
@@ -10,6 +10,7 @@ use crate::bounds;
 use crate::engine::events::{self, Arrival, Flow, Frontend};
 use crate::engine::input::InputLine;
 use crate::engine::job::JobKind;
+use crate::engine::output::Output;
 use crate::engine::{Engine, Finished, Settings};
 use crate::game::variant::Variant;
 use crate::search::report::{Report, analysis_fields, report_fields, score_text};
@@ -23,9 +24,9 @@ pub fn run(
     input: impl BufRead + Send + 'static,
     output: impl Write + Send + 'static,
     settings: Settings,
-) {
+) -> io::Result<()> {
     let mut native = Native {
-        out: Box::new(output),
+        out: Output::new(output),
         job_id: None,
         quitting: false,
         json: false,
@@ -35,12 +36,15 @@ pub fn run(
         Ok((mut engine, receiver)) => {
             events::run(input, MAX_LINE_BYTES, &mut engine, receiver, &mut native)
         }
-        Err(error) => native.reply(None, Err(error)),
+        Err(error) => {
+            native.reply(None, Err(error));
+            native.out.take_error().map_or(Ok(()), Err)
+        }
     }
 }
 
 struct Native {
-    out: Box<dyn Write + Send>,
+    out: Output,
     /// The id of the command whose job is running.
     job_id: Option<u64>,
     quitting: bool,
@@ -52,10 +56,8 @@ struct Native {
 }
 
 impl Native {
-    /// Writes and flushes; a closed output is not the engine's concern.
     fn write(&mut self, text: &str) {
-        let _ = self.out.write_all(text.as_bytes());
-        let _ = self.out.flush();
+        self.out.write(text);
     }
 
     fn reply(&mut self, id: Option<u64>, result: Result<String, String>) {
@@ -162,6 +164,10 @@ impl Native {
 }
 
 impl Frontend for Native {
+    fn output(&mut self) -> &mut Output {
+        &mut self.out
+    }
+
     /// A parsed line and when it arrived (a `go`'s time counts from then).
     type Item = (Result<Request, ParseError>, Instant);
 
@@ -255,9 +261,9 @@ impl Frontend for Native {
             Command::ClearHash => engine.clear_hash().map(|()| String::new()),
             Command::Stop => Ok(String::new()),
             Command::Set { name, value } => self.set(engine, &name, &value),
-            Command::Ping(text) => {
-                Ok(text.map_or("pong".to_string(), |text| format!("pong {text}")))
-            }
+            Command::Ping(text) => Ok(text.map_or("pong".to_string(), |text| {
+                format!("pong {}", crate::text::printable(&text))
+            })),
             Command::Help => Ok(HELP.trim_end().to_string()),
         };
         self.reply(id, result);
@@ -388,7 +394,8 @@ mod tests {
             Cursor::new(input.as_bytes().to_vec()),
             capture.clone(),
             settings,
-        );
+        )
+        .expect("the capture takes every write");
         let text = capture.text();
         text.split_terminator("\n\n")
             .map(|reply| {
@@ -399,6 +406,18 @@ mod tests {
                     .join("\n")
             })
             .collect()
+    }
+
+    /// `ping` echoes its text with control characters escaped: ESC, BEL, NUL and a CR
+    /// inside the line never reach the client raw.
+    #[test]
+    fn ping_escapes_control_characters() {
+        let got = replies(
+            "1 ping are you there\n2 ping a\x1b[2Jb\x07c\0d\re\n",
+            Settings::default(),
+        );
+        assert_eq!(got[0], "=1 pong are you there");
+        assert_eq!(got[1], "=2 pong a\\u{1b}[2Jb\\u{7}c\\u{0}d\\re");
     }
 
     #[test]
@@ -443,7 +462,8 @@ mod tests {
             ),
             capture.clone(),
             settings,
-        );
+        )
+        .expect("the capture takes every write");
         let text = capture.text();
         let lines: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
         // The start is in the book: one depth-0 line, whatever the depth asked.
@@ -473,7 +493,8 @@ mod tests {
             Cursor::new(b"go depth 2\n".to_vec()),
             capture.clone(),
             settings,
-        );
+        )
+        .expect("the capture takes every write");
         let text = capture.text();
         let infos: Vec<&str> = text.lines().filter(|l| l.starts_with("info ")).collect();
         assert_eq!(infos.len(), 2, "{text}");
@@ -495,7 +516,7 @@ mod tests {
 
     fn native() -> Native {
         Native {
-            out: Box::new(Capture::default()),
+            out: Output::new(Capture::default()),
             job_id: None,
             quitting: false,
             json: false,

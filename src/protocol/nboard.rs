@@ -9,13 +9,14 @@
 //! back with `move`, as it does every move. The protocol has no error reply: bad lines
 //! are logged on stderr and change nothing. See protocol.md, "NBoard protocol".
 
-use std::io::{BufRead, Write};
+use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
 use super::ggf;
 use crate::bounds;
 use crate::engine::events::{self, Arrival, Flow, Frontend};
 use crate::engine::input::InputLine;
+use crate::engine::output::Output;
 use crate::engine::{AnalysisOptions, Engine, Finished, Settings};
 use crate::game::othello::Othello;
 use crate::game::roles::ScoreValue;
@@ -41,9 +42,9 @@ pub fn run(
     input: impl BufRead + Send + 'static,
     output: impl Write + Send + 'static,
     settings: Settings,
-) {
+) -> io::Result<()> {
     let mut nboard = NBoard {
-        out: Box::new(output),
+        out: Output::new(output),
         depth: None,
         job: None,
         cancelled: false,
@@ -60,7 +61,10 @@ pub fn run(
         Ok((mut engine, receiver)) => {
             events::run(input, MAX_LINE_BYTES, &mut engine, receiver, &mut nboard)
         }
-        Err(error) => log::error!("nboard: {error}"),
+        Err(error) => {
+            log::error!("nboard: {error}");
+            Ok(())
+        }
     }
 }
 
@@ -79,7 +83,7 @@ enum Job {
 }
 
 struct NBoard {
-    out: Box<dyn Write + Send>,
+    out: Output,
     /// `set depth`: the search depth for `go`, `hint` and `analyze`.
     depth: Option<u32>,
     job: Option<Job>,
@@ -138,9 +142,7 @@ impl NBoard {
             .chars()
             .map(|c| if c.is_control() { '?' } else { c })
             .collect();
-        let _ = self.out.write_all(clean.as_bytes());
-        let _ = self.out.write_all(b"\n");
-        let _ = self.out.flush();
+        self.out.line(&clean);
     }
 
     fn limits(&self, default: Duration) -> Limits {
@@ -241,8 +243,8 @@ impl NBoard {
         let (name, value) = split_word(rest);
         match name {
             "depth" => {
-                let depth = bounds::level(value).map_err(|e| format!("set depth: {e}"))?;
-                self.depth = (depth > 0).then_some(depth);
+                let depth = bounds::fixed_depth(value).map_err(|e| format!("set depth: {e}"))?;
+                self.depth = Some(depth);
             }
             "game" => self.set_game(engine, value)?,
             // The search has no contempt; the value is checked and ignored.
@@ -457,6 +459,10 @@ fn final_margin(cells: &str, side: Side) -> i32 {
 }
 
 impl Frontend for NBoard {
+    fn output(&mut self) -> &mut Output {
+        &mut self.out
+    }
+
     type Item = (InputLine, Instant);
 
     /// A `ping` stops the running job at once (its answer would be dropped, but a `go`

@@ -161,12 +161,15 @@ impl Route<'_> {
 
 /// Binds and serves until the process ends; `ready` hears the bound address (port 0
 /// picks a free one).
-pub fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), String> {
+pub fn serve(
+    config: Config,
+    ready: impl FnOnce(SocketAddr) -> Result<(), String>,
+) -> Result<(), String> {
     let address = (config.bind.as_str(), config.port);
     let listener = TcpListener::bind(address)
         .map_err(|e| format!("cannot listen on {}:{}: {e}", config.bind, config.port))?;
     let bound = listener.local_addr().map_err(|e| e.to_string())?;
-    ready(bound);
+    ready(bound)?;
     let app = Arc::new(App {
         config,
         sessions: Mutex::new(HashMap::new()),
