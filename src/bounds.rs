@@ -28,6 +28,15 @@ pub const MAX_LINES: u64 = 1000;
 pub const MAX_BOOK_SPREAD: u32 = 64;
 /// Shortest interval between an analysis's reports: a client is never flooded.
 pub const MIN_INTERVAL_MS: u64 = 10;
+/// Shortest `arbor serve --idle`, seconds: the grace a page that went away has for a
+/// reload to take its board back (10 s); any shorter and a slow reload finds it closed.
+pub const MIN_IDLE_SECONDS: u64 = 10;
+/// Longest `arbor serve --idle`: a day (an unwatched board holds its tables that long).
+pub const MAX_IDLE_SECONDS: u64 = 86_400;
+/// Most `arbor serve --max-sessions`: each may hold 4 event streams (a thread and a
+/// socket each), and 128 × 4 beside the other connections stays under the usual limit of
+/// 1024 open files.
+pub const MAX_SESSIONS: usize = 128;
 
 /// A search thread count, 1 to [`MAX_THREADS`].
 pub fn threads(text: &str) -> Result<usize, String> {
@@ -191,6 +200,16 @@ pub fn interval(text: &str) -> Result<Duration, String> {
     number_in(text, MIN_INTERVAL_MS, MAX_MILLIS, " ms").map(Duration::from_millis)
 }
 
+/// `arbor serve --idle`: [`MIN_IDLE_SECONDS`]..=[`MAX_IDLE_SECONDS`] seconds.
+pub fn idle_seconds(text: &str) -> Result<Duration, String> {
+    number_in(text, MIN_IDLE_SECONDS, MAX_IDLE_SECONDS, " s").map(Duration::from_secs)
+}
+
+/// `arbor serve --max-sessions`: 1..=[`MAX_SESSIONS`].
+pub fn max_sessions(text: &str) -> Result<usize, String> {
+    number_in(text, 1, MAX_SESSIONS as u64, "").map(|sessions| sessions as usize)
+}
+
 /// A count of one or more (games, rounds, positions).
 pub fn positive(text: &str) -> Result<usize, String> {
     number_in(text, 1, usize::MAX as u64, "").map(|count| count as usize)
@@ -246,6 +265,17 @@ mod tests {
         assert_eq!(move_overhead("10000"), Ok(Duration::from_secs(10)));
         assert!(move_overhead("10001").is_err());
         assert!(positive("0").is_err());
+        assert_eq!(idle_seconds("10"), Ok(Duration::from_secs(10)));
+        assert_eq!(idle_seconds("86400"), Ok(Duration::from_secs(86_400)));
+        assert!(
+            idle_seconds("0")
+                .unwrap_err()
+                .contains("0 s is outside 10..=86400")
+        );
+        assert!(idle_seconds("86401").is_err());
+        assert_eq!(max_sessions("128"), Ok(128));
+        assert!(max_sessions("0").is_err());
+        assert!(max_sessions("129").is_err());
         assert_eq!(depth("4294967295"), Ok(u32::MAX));
         assert!(depth("4294967296").is_err());
     }

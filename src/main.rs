@@ -258,15 +258,15 @@ enum Commands {
         /// Port to listen on (0: any free port; the address is printed).
         #[arg(long, default_value_t = 8080)]
         port: u16,
-        /// Boards open at once, at most.
-        #[arg(long, default_value_t = 16, value_parser = bounds::positive)]
+        /// Boards open at once, at most: 1 to 128.
+        #[arg(long, default_value_t = 16, value_parser = bounds::max_sessions)]
         max_sessions: usize,
         /// Memory for each board's engine tables, MiB.
         #[arg(long, default_value_t = arbor::web::server::SESSION_HASH_MB, value_parser = bounds::hash_mb)]
         hash: usize,
-        /// Seconds a board may go unused (and unwatched) before it is closed.
-        #[arg(long, default_value_t = 600, value_parser = bounds::number)]
-        idle: u64,
+        /// Seconds a board may go unused (and unwatched) before it is closed: 10 to 86400.
+        #[arg(long, default_value = "600", value_parser = bounds::idle_seconds)]
+        idle: std::time::Duration,
         /// Whether the engines play from the Othello opening book, on or off.
         #[arg(long, default_value = "on", value_parser = bounds::switch, action = clap::ArgAction::Set)]
         book: bool,
@@ -663,7 +663,7 @@ fn main() -> ExitCode {
                 port: *port,
                 max_sessions: *max_sessions,
                 hash_mb: *hash,
-                idle: std::time::Duration::from_secs((*idle).max(1)),
+                idle: *idle,
                 book: *book,
             };
             arbor::web::serve(config, |address| {

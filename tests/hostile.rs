@@ -6,6 +6,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 const ARBOR: &str = env!("CARGO_BIN_EXE_arbor");
 
@@ -220,6 +221,42 @@ fn every_number_of_every_subcommand_is_checked() {
         assert!(stdout.is_empty(), "{args:?}: printed {stdout}");
     }
     eprintln!("{} bad numbers refused", cases.len());
+}
+
+#[test]
+fn serve_numbers_are_bounded() {
+    let cases: [(&[&str], &str); 6] = [
+        (&["--idle", "0"], "0 s is outside 10..=86400"),
+        (&["--idle", "9"], "9 s is outside 10..=86400"),
+        (&["--idle", "86401"], "86401 s is outside 10..=86400"),
+        (&["--idle=-1"], "expected a non-negative integer"),
+        (&["--max-sessions", "0"], "0 is outside 1..=128"),
+        (&["--max-sessions", "129"], "129 is outside 1..=128"),
+    ];
+    for (args, expected) in cases {
+        let mut child = Command::new(ARBOR)
+            .args(["serve", "--port", "0"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Refused before it listens: a server that starts instead fails the test.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while child.try_wait().unwrap().is_none() {
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("serve {args:?} was not refused");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+    }
 }
 
 #[test]

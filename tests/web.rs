@@ -671,7 +671,7 @@ fn load_and_save_records() {
 
 #[test]
 fn sessions_are_bounded_closed_and_deleted() {
-    let server = Server::start(&["--max-sessions", "2", "--idle", "1"]);
+    let server = Server::start(&["--max-sessions", "2", "--idle", "10"]);
     let first = server.create("othello", json!({}));
     let second = server.create("pente", json!({}));
     assert_ne!(first, second);
@@ -701,9 +701,9 @@ fn sessions_are_bounded_closed_and_deleted() {
         404
     );
     server.create("gomoku", json!({}));
-    // Unused for a second: closed within the reaper's next rounds (asking would count
-    // as use, so the test asks once).
-    std::thread::sleep(Duration::from_secs(4));
+    // Unused for the idle time (10 s, the least): closed within the reaper's next rounds
+    // (asking would count as use, so the test asks once).
+    std::thread::sleep(Duration::from_secs(14));
     assert_eq!(
         server
             .refused("GET", &format!("/api/sessions/{first}"), None)
