@@ -115,8 +115,10 @@ impl Connection {
         &self.stream
     }
 
-    /// Reads the next request, its body at most `max_body` bytes.
-    pub fn read_request(&mut self, max_body: usize) -> Incoming {
+    /// Reads the next request, its body at most `max_body` bytes. `head_in` is called
+    /// once the request's head has come (the request is under way); if it says no, the
+    /// connection is dropped (it was closed meanwhile).
+    pub fn read_request(&mut self, max_body: usize, head_in: impl FnOnce() -> bool) -> Incoming {
         let refuse = |status, message: String| Incoming::Refused(error_text(status, &message));
         // The first byte may take the keep-alive time; the whole request must then
         // follow within the request time.
@@ -128,6 +130,9 @@ impl Connection {
                 return refuse(431, format!("the request's head is over {MAX_HEAD} bytes"));
             }
             if let Some(end) = end {
+                if !head_in() {
+                    return Incoming::Closed;
+                }
                 break end;
             }
             match self.fill(deadline) {

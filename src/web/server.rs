@@ -29,8 +29,10 @@ pub const MAX_BODY: usize = 64 * 1024;
 pub const IDLE_TIMEOUT: Duration = Duration::from_secs(600);
 /// A session its page let go (`close`) is kept this long for a reload to take it back.
 const RELEASE_GRACE: Duration = Duration::from_secs(10);
-/// Connections open at once beside the event streams (each has a thread); more are
-/// refused with 429 at once.
+/// Connections open at once beside the event streams (each has a thread). When all are
+/// taken, the one waiting longest for a request's head (kept alive, or its head not all
+/// in) is closed for a newcomer, as idle sockets are cheap to drop and must not lock a
+/// page out; only if every one is in the middle of a request is a newcomer refused (429).
 const MAX_CONNECTIONS: usize = 64;
 /// Seconds a client refused for capacity is told to wait.
 const RETRY_AFTER: &str = "2";
@@ -81,8 +83,24 @@ impl Default for Config {
 struct App {
     config: Config,
     sessions: Mutex<HashMap<String, Arc<Shared>>>,
-    /// Connections being served (each holds a thread).
-    open: AtomicUsize,
+    /// The connections being served, event streams aside.
+    connections: Mutex<Connections>,
+    /// Event streams open (each holds a thread): at most `max_sessions` × `MAX_STREAMS`.
+    streams: Arc<AtomicUsize>,
+}
+
+/// The ordinary connections (each holds a thread), by number.
+#[derive(Default)]
+struct Connections {
+    next: u64,
+    open: HashMap<u64, Open>,
+}
+
+struct Open {
+    /// The socket, for closing it from the accepting thread.
+    socket: TcpStream,
+    /// Since when it has waited for a request's head; `None` while a request is served.
+    waiting: Option<Instant>,
 }
 
 /// A request's failure: its status and message (sent as `{"error": ...}`), and for a
@@ -107,10 +125,10 @@ fn bad(message: impl Into<String>) -> Failure {
     fail(400, message)
 }
 
-/// What a request gets: an answer, or the event stream of a session.
+/// What a request gets: an answer, or the event stream of a session (and its place).
 enum Reply {
     Answer(Response),
-    Events(Receiver<String>),
+    Events(Receiver<String>, StreamSlot),
 }
 
 /// The paths served, whatever the method.
@@ -173,7 +191,8 @@ pub fn serve(
     let app = Arc::new(App {
         config,
         sessions: Mutex::new(HashMap::new()),
-        open: AtomicUsize::new(0),
+        connections: Mutex::new(Connections::default()),
+        streams: Arc::new(AtomicUsize::new(0)),
     });
     let reaper = Arc::clone(&app);
     thread::Builder::new()
@@ -185,8 +204,6 @@ pub fn serve(
             }
         })
         .map_err(|e| e.to_string())?;
-    // Every stream holds a connection: they get room of their own.
-    let limit = MAX_CONNECTIONS + app.config.max_sessions.saturating_mul(MAX_STREAMS);
     for stream in listener.incoming() {
         let stream = match stream {
             Ok(stream) => stream,
@@ -197,15 +214,17 @@ pub fn serve(
                 continue;
             }
         };
-        if app.open.fetch_add(1, Ordering::SeqCst) >= limit {
-            app.open.fetch_sub(1, Ordering::SeqCst);
+        let Some(id) = app.admit(&stream) else {
             refuse_connection(stream);
             continue;
-        }
-        let slot = Slot(Arc::clone(&app));
+        };
+        let slot = Slot {
+            app: Arc::clone(&app),
+            id,
+        };
         let spawned = thread::Builder::new()
             .name("web-connection".to_string())
-            .spawn(move || slot.0.connection(stream));
+            .spawn(move || slot.serve(stream));
         if let Err(error) = spawned {
             log::error!("cannot start a connection's thread: {error}");
         }
@@ -214,11 +233,29 @@ pub fn serve(
 }
 
 /// A connection's place among the open ones, given back however its thread ends.
-struct Slot(Arc<App>);
+struct Slot {
+    app: Arc<App>,
+    id: u64,
+}
+
+impl Slot {
+    fn serve(self, stream: TcpStream) {
+        self.app.connection(stream, self.id);
+    }
+}
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        self.0.open.fetch_sub(1, Ordering::SeqCst);
+        self.app.lock_connections().open.remove(&self.id);
+    }
+}
+
+/// An event stream's place among the open ones, given back when it ends.
+struct StreamSlot(Arc<AtomicUsize>);
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -243,11 +280,54 @@ fn refuse_connection(mut stream: TcpStream) {
 }
 
 impl App {
+    /// Takes a new connection in, closing the one that has waited longest for a request
+    /// if all places are taken; `None` if every one is in the middle of a request.
+    fn admit(&self, stream: &TcpStream) -> Option<u64> {
+        // Out of descriptors, most likely: refused like a full server.
+        let socket = stream.try_clone().ok()?;
+        let mut connections = self.lock_connections();
+        if connections.open.len() >= MAX_CONNECTIONS {
+            let (_, victim) = connections
+                .open
+                .iter()
+                .filter_map(|(&id, open)| open.waiting.map(|since| (since, id)))
+                .min()?;
+            if let Some(open) = connections.open.remove(&victim) {
+                log::debug!("closing an idle connection to make room");
+                // Its thread reads the end of the stream and ends.
+                let _ = open.socket.shutdown(Shutdown::Both);
+            }
+        }
+        let id = connections.next;
+        connections.next += 1;
+        let waiting = Some(Instant::now());
+        connections.open.insert(id, Open { socket, waiting });
+        Some(id)
+    }
+
+    /// Marks a connection as serving a request or waiting for the next; false if it was
+    /// closed to make room meanwhile.
+    fn set_waiting(&self, id: u64, waiting: bool) -> bool {
+        match self.lock_connections().open.get_mut(&id) {
+            Some(open) => {
+                open.waiting = waiting.then(Instant::now);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn lock_connections(&self) -> std::sync::MutexGuard<'_, Connections> {
+        self.connections
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
     /// Reads and answers a connection's requests until it closes (or becomes a stream).
-    fn connection(&self, stream: TcpStream) {
+    fn connection(&self, stream: TcpStream, id: u64) {
         let mut connection = Connection::new(stream);
         loop {
-            let request = match connection.read_request(MAX_BODY) {
+            let request = match connection.read_request(MAX_BODY, || self.set_waiting(id, false)) {
                 Incoming::Request(request) => request,
                 Incoming::Closed => return,
                 Incoming::Refused(response) => return connection.refuse(&response),
@@ -262,8 +342,15 @@ impl App {
                     {
                         return;
                     }
+                    self.set_waiting(id, true);
                 }
-                Reply::Events(receiver) => return stream_events(connection, receiver),
+                Reply::Events(receiver, counted) => {
+                    // Streams are counted apart: this place goes to the next newcomer.
+                    self.lock_connections().open.remove(&id);
+                    stream_events(connection, receiver);
+                    drop(counted);
+                    return;
+                }
             }
         }
     }
@@ -491,14 +578,22 @@ impl App {
         }
     }
 
-    /// Opens an event stream on a session (a few at most each).
+    /// Opens an event stream on a session (a few at most each, and `MAX_STREAMS` for
+    /// each possible session in all: those of a closed session count until they end).
     fn subscribe(&self, id: &str) -> Result<Reply, Failure> {
         let shared = self.session(id)?;
+        let limit = self.config.max_sessions.saturating_mul(MAX_STREAMS);
+        self.streams
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |open| {
+                (open < limit).then_some(open + 1)
+            })
+            .map_err(|_| fail(429, format!("all {limit} event streams are open")))?;
+        let counted = StreamSlot(Arc::clone(&self.streams));
         let (sender, receiver) = mpsc::sync_channel(STREAM_BACKLOG);
         let mut board = shared.lock();
         board.touch();
         board.subscribe(sender).map_err(|e| fail(429, e))?;
-        Ok(Reply::Events(receiver))
+        Ok(Reply::Events(receiver, counted))
     }
 
     fn session(&self, id: &str) -> Result<Arc<Shared>, Failure> {
