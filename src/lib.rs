@@ -3,6 +3,7 @@
 pub mod bounds;
 pub mod cli;
 pub mod engine;
+pub mod files;
 pub mod game;
 pub mod harness;
 pub mod limits;
