@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::tune::replay_wthor;
+use crate::files::Output;
 use crate::game::Move;
 use crate::game::othello::Othello;
 use crate::game::othello::book::{self, Book};
@@ -34,15 +35,17 @@ pub struct BuildOptions {
     pub hash_mb: usize,
 }
 
-/// Builds a book from the games in `wthor` and writes it to `out`; a summary goes to
-/// `report`. Every position is searched with fresh tables, so the book is the same
-/// whatever the thread count.
+/// Builds a book from the games in `wthor` and writes it to `out` (replacing a file
+/// there); a summary goes to `report`. Every position is searched with fresh tables, so
+/// the book is the same whatever the thread count.
 pub fn build(
     wthor: &Path,
     options: &BuildOptions,
     out: &Path,
     report: &mut dyn Write,
 ) -> Result<(), String> {
+    // Checked before the searches: a bad --out costs nothing.
+    let output = Output::check(out, true)?;
     let mut games = Vec::new();
     let count = replay_wthor(wthor, |positions, _| {
         games.push(
@@ -62,7 +65,7 @@ pub fn build(
         options.min_games
     );
     let book = build_from(&positions, options)?;
-    std::fs::write(out, book.encode()).map_err(|e| format!("{}: {e}", out.display()))?;
+    output.write(&book.encode())?;
     writeln!(
         report,
         "book: {} positions of {count} games (to {} plies, in at least {} games), off-book moves searched to depth {}, written to {}",

@@ -37,6 +37,7 @@ use crate::game::othello::endgame::{Solver, final_margin};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::files::{Output, OutputError};
 use crate::game::othello::eval::{self, disc_features};
 use crate::game::othello::pattern::{self, LAYOUT, PHASE_EMPTIES, PHASES};
 use crate::game::othello::search::DISC;
@@ -163,7 +164,7 @@ pub const DEFAULT_OUT: &str = "trained.bin";
 /// prints the held-out error per phase next to those of the evaluation before (the
 /// engine's, or `search_weights`, which the labelling searches use too) and the
 /// hand-written evaluation. An existing file is replaced only with `replace`, and only
-/// once training has succeeded (written beside it, then renamed).
+/// once training has succeeded (see [`Output`]).
 pub fn train(
     corpus: Corpus,
     labelling: Labelling,
@@ -173,12 +174,14 @@ pub fn train(
     out: &mut impl std::io::Write,
 ) -> Result<(), String> {
     let io = |e: std::io::Error| e.to_string();
-    if out_path.exists() && !replace {
-        return Err(format!(
+    // Checked before the work: a bad --out costs nothing.
+    let output = Output::check(out_path, replace).map_err(|e| match e {
+        OutputError::Exists(_) => format!(
             "{} exists: give --force to replace it, or another --out",
             out_path.display()
-        ));
-    }
+        ),
+        other => other.to_string(),
+    })?;
     if let Some(path) = search_weights {
         std::fs::read(path)
             .map_err(|e| e.to_string())
@@ -259,15 +262,7 @@ pub fn train(
     for report in reports {
         writeln!(out, "{report}").map_err(io)?;
     }
-    let mut partial = out_path.as_os_str().to_owned();
-    partial.push(".partial");
-    let partial = std::path::PathBuf::from(partial);
-    std::fs::write(&partial, pattern::encode(&weights))
-        .and_then(|()| std::fs::rename(&partial, out_path))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&partial);
-            format!("{}: {e}", out_path.display())
-        })?;
+    output.write(&pattern::encode(&weights))?;
     writeln!(out, "wrote {}", out_path.display()).map_err(io)?;
     Ok(())
 }

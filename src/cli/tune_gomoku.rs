@@ -25,6 +25,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::cli::train::play_indexed;
+use crate::files::{Output, OutputError};
 use crate::game::gomoku::pattern::PointClass;
 use crate::game::gomoku::{Config, EvalTables, Features, Gomoku, Opening};
 use crate::game::roles::{Evaluate, Score};
@@ -405,7 +406,7 @@ pub struct Sources {
 /// Writes the labelling searches' scores, a line a game: the depth, the game's move
 /// count, then the scores of its quiet positions in order.
 fn write_labels(
-    path: &Path,
+    output: &Output,
     games: &[PlayedGame],
     positions: &[Vec<Position>],
     depth: u32,
@@ -418,7 +419,7 @@ fn write_labels(
         }
         text += "\n";
     }
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+    Ok(output.write(text.as_bytes())?)
 }
 
 /// The games' positions with the scores `write_labels` kept for them.
@@ -427,7 +428,7 @@ fn read_labels(
     games: &[PlayedGame],
     depth: u32,
 ) -> Result<Vec<Vec<Position>>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = crate::files::read_text(path)?;
     let lines: Vec<&str> = text.lines().collect();
     let stale = |why: &str| {
         format!(
@@ -471,6 +472,17 @@ pub fn tune(
     report: &mut impl std::io::Write,
 ) -> Result<EvalTables, String> {
     let io = |e: std::io::Error| e.to_string();
+    // The files are checked before the games are gathered: a bad path costs no work.
+    let output = out.map(|path| Output::check(path, true)).transpose()?;
+    // An existing labels file is read; a new one is written after the searches.
+    let (labels_in, labels_out) = match &sources.labels {
+        Some(path) => match Output::check(path, false) {
+            Ok(output) => (None, Some(output)),
+            Err(OutputError::Exists(_)) => (Some(path), None),
+            Err(other) => return Err(other.into()),
+        },
+        None => (None, None),
+    };
     let mut games = Vec::new();
     let mut described = Vec::new();
     for path in &sources.records {
@@ -500,9 +512,9 @@ pub fn tune(
         None => games.iter().map(|game| positions_of(game, None)).collect(),
         Some(depth) => {
             described.push(format!("labelled by {depth}-ply searches"));
-            let cached = match &sources.labels {
-                Some(path) if path.exists() => Some(read_labels(path, &games, depth)?),
-                _ => None,
+            let cached = match labels_in {
+                Some(path) => Some(read_labels(path, &games, depth)?),
+                None => None,
             };
             match cached {
                 Some(positions) => positions,
@@ -516,8 +528,8 @@ pub fn tune(
                         || Searcher::new(&start, SEARCH_MEGABYTES),
                         |searcher, index| positions_of(&games[index], Some((searcher, depth))),
                     )?;
-                    if let Some(path) = &sources.labels {
-                        write_labels(path, &games, &positions, depth)?;
+                    if let Some(output) = &labels_out {
+                        write_labels(output, &games, &positions, depth)?;
                     }
                     positions
                 }
@@ -576,11 +588,10 @@ pub fn tune(
         )
         .map_err(io)?;
     }
-    if let Some(path) = out {
+    if let Some(output) = output {
         let provenance = format!("Fitted to {};\nscale {scale:.0}.", described.join(",\n"));
-        std::fs::write(path, fitted.source(&provenance))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        writeln!(report, "wrote {}", path.display()).map_err(io)?;
+        output.write(fitted.source(&provenance).as_bytes())?;
+        writeln!(report, "wrote {}", output.path().display()).map_err(io)?;
     }
     Ok(fitted)
 }
@@ -705,7 +716,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("arbor-labels-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("labels.txt");
-        write_labels(&path, &games, &positions, 2).unwrap();
+        let output = Output::check(&path, true).unwrap();
+        write_labels(&output, &games, &positions, 2).unwrap();
         let read = read_labels(&path, &games, 2).unwrap();
         let other_depth = read_labels(&path, &games, 3).map(|_| ());
         let other_games = read_labels(&path, &games[..1], 2).map(|_| ());

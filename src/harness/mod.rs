@@ -288,6 +288,15 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standi
         &openings,
         all.len() / 2,
     );
+    // Every file is checked before one is read or a game played: a FIFO, device or
+    // directory there is refused.
+    let paths = [config.records.as_deref(), config.ggf.as_deref()].into_iter();
+    let jsonl_path = config.jsonl.as_ref().map(|jsonl| match jsonl {
+        Jsonl::Create(path) | Jsonl::Resume(path) => path.as_path(),
+    });
+    for path in paths.chain([jsonl_path]).flatten() {
+        crate::files::check_append(path)?;
+    }
     let (mut resumed, mut cut) = (Vec::new(), false);
     let jsonl = match &config.jsonl {
         None => None,
@@ -317,12 +326,12 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standi
     let files = (
         config
             .records
-            .as_ref()
+            .as_deref()
             .map(records::Appender::open)
             .transpose()?,
         config
             .ggf
-            .as_ref()
+            .as_deref()
             .map(records::Appender::open)
             .transpose()?,
     );

@@ -1,9 +1,9 @@
 //! Game records, appended and flushed as each game ends: a plain text line per game, and
 //! GGF for Othello (the format Othello servers and GUIs read).
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::engine::Setup;
@@ -17,12 +17,10 @@ pub struct Appender {
 }
 
 impl Appender {
-    pub fn open(path: &PathBuf) -> Result<Appender, String> {
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+    /// Opens `path` for appending (through links; only a regular file, see
+    /// [`crate::files::open_append`]).
+    pub fn open(path: &Path) -> Result<Appender, String> {
+        let file = crate::files::open_append(path)?;
         Ok(Appender { file })
     }
 

@@ -1,0 +1,282 @@
+//! Files in and out of the command-line tools: outputs are written through symbolic
+//! links and never replace a FIFO, device or directory; inputs are validated whole, a
+//! bad line named as FILE:LINE while the good ones are still used, a byte-order mark
+//! skipped.
+
+use std::os::unix::fs::{FileTypeExt, symlink};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use arbor::game::Game;
+use arbor::game::othello::Othello;
+
+const ARBOR: &str = env!("CARGO_BIN_EXE_arbor");
+
+/// A fresh scratch directory of this test process.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arbor-files-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn text(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// Runs arbor in `dir` with `args` and no input.
+fn arbor_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(ARBOR)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Asserts that arbor refused with exit status 2, a message containing each of
+/// `expected`, and nothing on stdout (no work done).
+fn assert_refused(output: &Output, expected: &[&str]) {
+    let (out, err) = (stdout(output), stderr(output));
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "stdout: {out}\nstderr: {err}"
+    );
+    for word in expected {
+        assert!(err.contains(word), "expected {word:?} in {err}");
+    }
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.is_empty(), "work was done before the refusal: {out}");
+}
+
+fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(made.success(), "mkfifo {}", path.display());
+}
+
+fn is_fifo(path: &Path) -> bool {
+    path.symlink_metadata().unwrap().file_type().is_fifo()
+}
+
+fn is_link(path: &Path) -> bool {
+    path.symlink_metadata().unwrap().file_type().is_symlink()
+}
+
+/// `count` random Othello games to their end as WTHOR lines (`<moves> <diff>`).
+fn wthor_games(count: usize) -> String {
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut text = String::new();
+    for _ in 0..count {
+        let mut game = Othello::standard();
+        let mut line = String::new();
+        let mut moves = Vec::new();
+        while game.outcome().is_none() {
+            moves.clear();
+            game.generate_moves(&mut moves);
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let mv = moves[(state >> 33) as usize % moves.len()];
+            if !mv.is_pass() {
+                line.push_str(&game.format_move(mv));
+            }
+            game.make(mv);
+        }
+        text.push_str(&format!("{line} +0\n"));
+    }
+    text
+}
+
+/// A directory `games` in `dir` with enough WTHOR games to train on.
+fn corpus(dir: &Path) -> PathBuf {
+    let games = dir.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    std::fs::write(games.join("a.txt"), wthor_games(30)).unwrap();
+    games
+}
+
+#[test]
+fn train_writes_through_links_and_refuses_fifos_devices_and_directories() {
+    let dir = scratch("train");
+    let games = corpus(&dir);
+    let train = |out: &Path| {
+        arbor_in(
+            &dir,
+            &[
+                "train",
+                "--wthor",
+                text(&games),
+                "--out",
+                text(out),
+                "--force",
+            ],
+        )
+    };
+    // A link: the file it names is replaced, the link kept.
+    std::fs::write(dir.join("real.bin"), "old").unwrap();
+    symlink("real.bin", dir.join("link.bin")).unwrap();
+    let output = train(&dir.join("link.bin"));
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(is_link(&dir.join("link.bin")));
+    assert_ne!(std::fs::read(dir.join("real.bin")).unwrap(), b"old");
+    // A FIFO, a device (through a link) and a directory are refused before training.
+    let fifo = dir.join("fifo");
+    mkfifo(&fifo);
+    assert_refused(&train(&fifo), &["fifo is a FIFO", "not a regular file"]);
+    assert!(is_fifo(&fifo));
+    symlink("/dev/null", dir.join("null")).unwrap();
+    assert_refused(
+        &train(&dir.join("null")),
+        &["(a link to /dev/null) is a character device"],
+    );
+    assert!(is_link(&dir.join("null")));
+    assert_refused(&train(&games), &["games is a directory"]);
+    // Nothing is left behind.
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["fifo", "games", "link.bin", "null", "real.bin"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn book_build_refuses_a_device() {
+    let dir = scratch("book");
+    let games = corpus(&dir);
+    symlink("/dev/null", dir.join("null")).unwrap();
+    let output = arbor_in(
+        &dir,
+        &[
+            "book",
+            "build",
+            "--wthor",
+            text(&games),
+            "--out",
+            "null",
+            "--plies",
+            "4",
+            "--min-games",
+            "3",
+            "--depth",
+            "1",
+        ],
+    );
+    assert_refused(
+        &output,
+        &["null (a link to /dev/null) is a character device"],
+    );
+    // And a missing directory is found before the searches, not after.
+    let output = arbor_in(
+        &dir,
+        &[
+            "book",
+            "build",
+            "--wthor",
+            text(&games),
+            "--out",
+            "no/such.book",
+            "--plies",
+            "4",
+            "--min-games",
+            "3",
+            "--depth",
+            "1",
+        ],
+    );
+    assert_refused(&output, &["no/such.book: the directory no does not exist"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tune_gomoku_refuses_a_device_as_out_or_labels() {
+    let dir = scratch("tune");
+    symlink("/dev/null", dir.join("null")).unwrap();
+    let tune = [
+        "tune",
+        "--game",
+        "gomoku",
+        "--selfplay",
+        "10",
+        "--threads",
+        "1",
+    ];
+    let output = arbor_in(&dir, &[&tune[..], &["--out", "null"]].concat());
+    assert_refused(
+        &output,
+        &["null (a link to /dev/null) is a character device"],
+    );
+    let output = arbor_in(
+        &dir,
+        &[&tune[..], &["--label-depth", "1", "--labels", "null"]].concat(),
+    );
+    assert_refused(
+        &output,
+        &["null (a link to /dev/null) is a character device"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `arbor match` of two built-in engines at tic-tac-toe with `extra` arguments, in `dir`.
+fn tictactoe_match(dir: &Path, extra: &[&str]) -> Output {
+    let engine = format!("cmd={ARBOR} --player random --seed 1");
+    arbor_in(
+        dir,
+        &[
+            &[
+                "match",
+                "--game",
+                "tictactoe",
+                "--depth",
+                "1",
+                "--engine",
+                "name=a",
+                &engine,
+                "--engine",
+                "name=b",
+                &engine,
+            ][..],
+            extra,
+        ]
+        .concat(),
+    )
+}
+
+#[test]
+fn match_files_refuse_fifos_devices_and_directories_before_any_game() {
+    let dir = scratch("match");
+    mkfifo(&dir.join("fifo"));
+    symlink("/dev/null", dir.join("null")).unwrap();
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    for option in ["--records", "--ggf", "--jsonl", "--resume"] {
+        for (path, kind) in [
+            ("null", "null (a link to /dev/null) is a character device"),
+            ("sub", "sub is a directory"),
+            ("fifo", "fifo is a FIFO"),
+        ] {
+            let output = tictactoe_match(&dir, &[option, path]);
+            assert_refused(&output, &[kind]);
+        }
+    }
+    assert!(is_fifo(&dir.join("fifo")));
+    // Records are appended through a link.
+    std::fs::write(dir.join("real.txt"), "kept\n").unwrap();
+    symlink("real.txt", dir.join("records.txt")).unwrap();
+    let output = tictactoe_match(&dir, &["--records", "records.txt"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(is_link(&dir.join("records.txt")));
+    let records = std::fs::read_to_string(dir.join("real.txt")).unwrap();
+    assert!(records.starts_with("kept\ngame 1 "), "{records}");
+    assert_eq!(records.lines().count(), 3, "{records}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
