@@ -680,9 +680,7 @@ fn main() -> ExitCode {
             nodes,
             verify,
             search,
-        }) => std::fs::read_to_string(file)
-            .map_err(|e| format!("{}: {e}", file.display()))
-            .and_then(|text| {
+        }) => arbor::files::read_text(file).and_then(|text| {
                 let limit = arbor::cli::puzzles::PuzzleLimit {
                     time: *movetime,
                     nodes: *nodes,
@@ -692,7 +690,10 @@ fn main() -> ExitCode {
                 } else {
                     arbor::cli::puzzles::Check::Solver { verify: *verify }
                 };
-                arbor::cli::puzzles::run_file(&text, limit, check, &mut io::stdout()).map(|_| ())
+                let name = file.display().to_string();
+                let (out, errors) = (&mut io::stdout(), &mut io::stderr());
+                arbor::cli::puzzles::run_file(&name, &text, limit, check, out, errors)?
+                    .verdict(&name)
             }),
         Some(Commands::Play(args)) => play(args),
         Some(Commands::Book(BookCommand::Build {
@@ -1129,16 +1130,10 @@ fn parse_sprt(words: &[String]) -> Result<arbor::harness::stats::Sprt, String> {
 }
 
 fn solve(file: &std::path::Path, hash: usize, threads: usize) -> Result<(), String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let report = arbor::cli::solve::solve_file(&text, hash, threads, &mut io::stdout())?;
-    if report.mismatches > 0 {
-        return Err(format!(
-            "{} scores disagree with {}",
-            report.mismatches,
-            file.display()
-        ));
-    }
-    Ok(())
+    let text = arbor::files::read_text(file)?;
+    let name = file.display().to_string();
+    let (out, errors) = (&mut io::stdout(), &mut io::stderr());
+    arbor::cli::solve::solve_file(&name, &text, hash, threads, out, errors)?.verdict(&name)
 }
 
 /// Prints each depth's leaf count, time and speed.

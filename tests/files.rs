@@ -12,6 +12,17 @@ use arbor::game::othello::Othello;
 
 const ARBOR: &str = env!("CARGO_BIN_EXE_arbor");
 
+/// FFO position 1 (14 empties, solved in a moment) and its score.
+const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;";
+
+/// A finished game: the board is full.
+fn full_board() -> String {
+    format!("{}{} O", "X".repeat(40), "O".repeat(24))
+}
+
+/// A four-three for Black: j8 wins in five plies.
+const FOUR_THREE: &str = "15 black B:g8,h8,i8,j9,j10 W:f8,a1,a15,o1,o15 ; j8 ; - ; four-three";
+
 /// A fresh scratch directory of this test process.
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("arbor-files-{}-{name}", std::process::id()));
@@ -32,6 +43,26 @@ fn arbor_in(dir: &Path, args: &[&str]) -> Output {
         .stdin(Stdio::null())
         .output()
         .unwrap()
+}
+
+/// Runs arbor with `input` on stdin.
+fn arbor_with_input(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(ARBOR)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    output
 }
 
 fn stdout(output: &Output) -> String {
@@ -278,5 +309,97 @@ fn match_files_refuse_fifos_devices_and_directories_before_any_game() {
     let records = std::fs::read_to_string(dir.join("real.txt")).unwrap();
     assert!(records.starts_with("kept\ngame 1 "), "{records}");
     assert_eq!(records.lines().count(), 3, "{records}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn solve_reports_a_finished_position_by_line_and_solves_the_rest() {
+    let dir = scratch("solve-over");
+    let file = dir.join("suite.obf");
+    std::fs::write(&file, format!("{FFO_1}\n{}\n{FFO_1}\n", full_board())).unwrap();
+    let output = arbor_in(
+        &dir,
+        &["solve", "suite.obf", "--threads", "1", "--hash", "16"],
+    );
+    let (out, err) = (stdout(&output), stderr(&output));
+    assert_eq!(output.status.code(), Some(2), "{out}{err}");
+    assert!(err.contains("suite.obf:2: "), "{err}");
+    assert!(err.contains("over"), "{err}");
+    assert!(
+        !err.contains("suite.obf:1:") && !err.contains("suite.obf:3:"),
+        "{err}"
+    );
+    assert!(
+        out.contains("line   1 ") && out.contains("line   3 "),
+        "{out}"
+    );
+    assert!(out.contains("total: 2 positions, 0 mismatches"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn solve_skips_a_byte_order_mark() {
+    let dir = scratch("solve-bom");
+    std::fs::write(dir.join("bom.obf"), format!("\u{feff}{FFO_1}\n")).unwrap();
+    let output = arbor_in(
+        &dir,
+        &["solve", "bom.obf", "--threads", "1", "--hash", "16"],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("total: 1 positions, 0 mismatches"));
+}
+
+/// Not a fix: `solve --jsonl` answers a finished position with its final score (a
+/// leaf of a campaign) and goes on, as it did before.
+#[test]
+fn solve_tasks_answer_a_finished_position_and_go_on() {
+    let input = format!("{}\n\u{feff}\n{FFO_1}\n", full_board());
+    let output = arbor_with_input(
+        &["solve", "--jsonl", "--threads", "1", "--hash", "16"],
+        &input,
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let lines: Vec<serde_json::Value> = stdout(&output)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(lines[0]["line"], 1);
+    assert_eq!(
+        (&lines[0]["lower"], &lines[0]["upper"]),
+        (&(-16).into(), &(-16).into())
+    );
+    assert!(lines[1]["error"].is_string(), "{lines:?}");
+    assert_eq!(lines[2]["line"], 3);
+    assert_eq!(lines[2]["lower"], 18, "{lines:?}");
+}
+
+#[test]
+fn puzzles_name_bad_stones_and_run_the_good_ones() {
+    let dir = scratch("puzzles");
+    let bad = [
+        "15 black B:h8,h8,i8 W:a1 ; g8 ; - ; twice",
+        "15 black B:h8,i8 W:h8 ; g8 ; - ; both",
+        "15 black B:h8,p16 W:a1 ; g8 ; - ; off",
+        "4 black B:a1 W:b2 ; c3 ; - ; small",
+    ];
+    std::fs::write(
+        dir.join("set.txt"),
+        format!("\u{feff}{FOUR_THREE}\n{}\n", bad.join("\n")),
+    )
+    .unwrap();
+    let output = arbor_in(&dir, &["puzzles", "set.txt", "--nodes", "20000"]);
+    let (out, err) = (stdout(&output), stderr(&output));
+    assert_eq!(output.status.code(), Some(2), "{out}{err}");
+    for expected in [
+        "set.txt:2: h8 is given twice",
+        "set.txt:3: h8 is both black and white",
+        "set.txt:4: 'p16': ",
+        "set.txt:5: size 4: ",
+    ] {
+        assert!(err.contains(expected), "expected {expected:?} in {err}");
+    }
+    assert!(!err.contains("set.txt:1:"), "{err}");
+    assert!(out.contains("solved 1/1 "), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -269,7 +269,8 @@ fn bad_files_are_refused_before_any_work() {
     let nul = dir.join("nul.obf");
     std::fs::write(&nul, "XX\0X O;\n").unwrap();
     let late = dir.join("late.obf");
-    // A good position, then a bad line: nothing is solved.
+    // A position, then a bad line: no puzzle at all (arbor solve would solve the good
+    // one and name the bad one, see tests/files.rs).
     std::fs::write(
         &late,
         "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;\nnonsense\n",
@@ -280,13 +281,12 @@ fn bad_files_are_refused_before_any_work() {
     let cases: Vec<(Vec<String>, &str)> = vec![
         (vec!["solve".into(), path(&garbage)], "valid UTF-8"),
         (vec!["solve".into(), path(&empty)], "no positions"),
-        (vec!["solve".into(), path(&nul)], "line 1: setboard"),
-        (vec!["solve".into(), path(&late)], "line 2: OBF"),
+        (vec!["solve".into(), path(&nul)], "nul.obf:1: setboard"),
         (vec!["solve".into(), path(&missing)], "No such file"),
         (vec!["solve".into(), path(&dir)], "directory"),
         (vec!["puzzles".into(), path(&garbage)], "valid UTF-8"),
         (vec!["puzzles".into(), path(&empty)], "no puzzles"),
-        (vec!["puzzles".into(), path(&late)], "line 1:"),
+        (vec!["puzzles".into(), path(&late)], "late.obf:1: "),
         (vec!["puzzles".into(), path(&missing)], "No such file"),
         (
             vec!["tune".into(), "--wthor".into(), path(&missing)],

@@ -81,7 +81,15 @@ fn needs(name: &str, data: &str, test: fn(&str) -> Result<(), Failed>) -> Trial 
 
 fn ffo_1_to_19(text: &str) -> Result<(), Failed> {
     let mut out = Vec::new();
-    let report = solve_file(text, 20, 1, &mut out)?;
+    let report = solve_file(
+        "fforum-1-19.obf",
+        text,
+        20,
+        1,
+        &mut out,
+        &mut std::io::stderr(),
+    )?;
+    assert_eq!(report.bad_lines, 0);
     let out = String::from_utf8_lossy(&out);
     assert_eq!(report.positions, 19, "{out}");
     assert_eq!(report.mismatches, 0, "{out}");
@@ -229,7 +237,15 @@ fn ffo_20_to_36(text: &str) -> Result<(), Failed> {
         .map(|line| format!("{line}\n"))
         .collect();
     let mut out = Vec::new();
-    let report = solve_file(&text, 20, 1, &mut out)?;
+    let report = solve_file(
+        "fforum-20-39.obf",
+        &text,
+        20,
+        1,
+        &mut out,
+        &mut std::io::stderr(),
+    )?;
+    assert_eq!(report.bad_lines, 0);
     let out = String::from_utf8_lossy(&out);
     assert_eq!(report.positions, 17, "{out}");
     assert_eq!(report.mismatches, 0, "{out}");

@@ -29,6 +29,8 @@ pub struct Puzzle {
     pub firsts: Vec<String>,
 }
 
+/// Reads and checks a puzzle line: the size, each cell (on the board, given once, one
+/// colour), a game not already won, and a first move on an empty cell.
 pub fn parse_puzzle(line: &str) -> Result<Puzzle, String> {
     let fields: Vec<&str> = line.split(" ; ").collect();
     let [position, first, _line, tags] = fields.as_slice() else {
@@ -42,26 +44,43 @@ pub fn parse_puzzle(line: &str) -> Result<Puzzle, String> {
         .parse()
         .map_err(|_| format!("bad size {}", quote(size)))?;
     let side = Side::parse(side).ok_or_else(|| format!("bad side {}", quote(side)))?;
-    let mut game = Gomoku::new(Config::gomoku(size, false, Opening::Free)).map_err(|e| e.0)?;
+    let mut game = Gomoku::new(Config::gomoku(size, false, Opening::Free))
+        .map_err(|e| format!("size {size}: {e}"))?;
     let mut cells = vec!['-'; size * size];
     for (list, prefix, stone) in [(black, "B:", 'X'), (white, "W:", 'O')] {
         let names = list
             .strip_prefix(prefix)
-            .ok_or_else(|| format!("expected {prefix}"))?;
+            .ok_or_else(|| format!("expected {prefix}, got {}", quote(list)))?;
         for name in names.split(',').filter(|name| !name.is_empty()) {
-            let mv = game.parse_move(name).map_err(|e| e.0)?;
-            cells[mv.square()] = stone;
+            let square = game
+                .parse_move(name)
+                .map_err(|e| format!("{}: {e}", quote(name)))?
+                .square();
+            match cells[square] {
+                '-' => cells[square] = stone,
+                seen if seen == stone => return Err(format!("{name} is given twice")),
+                _ => return Err(format!("{name} is both black and white")),
+            }
         }
     }
     game.set_board(&cells.into_iter().collect::<String>(), side)
         .map_err(|e| e.0)?;
+    if game.outcome().is_some() {
+        return Err("the game is already over (five in a row, or a full board)".into());
+    }
+    let first = first.trim();
+    match game.parse_move(first) {
+        Ok(mv) if game.is_legal(mv) => {}
+        Ok(_) => return Err(format!("the first move {first} is on a stone")),
+        Err(e) => return Err(format!("the first move {}: {e}", quote(first))),
+    }
     let mut firsts: Vec<String> = tags
         .split_whitespace()
         .find_map(|tag| tag.strip_prefix("firsts="))
         .map(|list| list.split(',').map(str::to_string).collect())
         .unwrap_or_default();
     if firsts.is_empty() {
-        firsts.push(first.trim().to_string());
+        firsts.push(first.to_string());
     }
     Ok(Puzzle { game, firsts })
 }
@@ -187,26 +206,60 @@ pub enum Check {
     Search,
 }
 
-/// Runs every puzzle of `text`, printing one line each and a summary; returns
-/// (solved, total).
+/// What a puzzle file came to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FileReport {
+    pub solved: usize,
+    pub total: usize,
+    /// Lines that were not puzzles (each reported, not run).
+    pub bad_lines: usize,
+}
+
+impl FileReport {
+    /// An error when a line of the file `name` was bad.
+    pub fn verdict(&self, name: &str) -> Result<(), String> {
+        match self.bad_lines {
+            0 => Ok(()),
+            bad => Err(format!("{name}: {bad} bad lines")),
+        }
+    }
+}
+
+/// Runs every puzzle of the file `name` (its `text`), printing one line each and a
+/// summary. Every line is checked first: each bad one goes to `errors` as `name:LINE:
+/// message` and the others still run.
 pub fn run_file(
+    name: &str,
     text: &str,
     limit: PuzzleLimit,
     check: Check,
     out: &mut impl std::io::Write,
-) -> Result<(usize, usize), String> {
+    errors: &mut dyn std::io::Write,
+) -> Result<FileReport, String> {
     let (mut solved, mut total, mut other_first) = (0, 0, 0);
     let mut times = Vec::new();
-    // Every line is checked before the first solve.
+    let mut bad_lines = 0;
+    // Checked before the first solve, so that a bad line is seen at once.
     let mut puzzles = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        if !line.trim().is_empty() {
-            let puzzle = parse_puzzle(line).map_err(|e| format!("line {}: {e}", number + 1))?;
-            puzzles.push((number, puzzle));
+    for (number, line) in crate::files::strip_bom(text).lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match parse_puzzle(line) {
+            Ok(puzzle) => puzzles.push((number, puzzle)),
+            Err(error) => {
+                bad_lines += 1;
+                writeln!(errors, "{name}:{}: {error}", number + 1).map_err(|e| e.to_string())?;
+            }
         }
     }
     if puzzles.is_empty() {
-        return Err("no puzzles (expected lines: <size> <side> B:<cells> W:<cells> ; ...)".into());
+        return Err(match bad_lines {
+            0 => format!(
+                "{name}: no puzzles (expected lines: <size> <side> B:<cells> W:<cells> ; ...)"
+            ),
+            bad => format!("{name}: no puzzles to run ({bad} bad lines)"),
+        });
     }
     // `--search` asks the engine core, one for the whole file.
     let mut engine = match check {
@@ -300,7 +353,11 @@ pub fn run_file(
         times.iter().sum::<Duration>().as_secs_f64()
     )
     .map_err(stdout_error)?;
-    Ok((solved, total))
+    Ok(FileReport {
+        solved,
+        total,
+        bad_lines,
+    })
 }
 
 #[cfg(test)]
@@ -317,7 +374,8 @@ mod tests {
         };
         let mut out = Vec::new();
         let text = format!("{FOUR_THREE}\n{QUIET}\n");
-        let (solved, total) = run_file(&text, limit, check, &mut out).unwrap();
+        let report = run_file("test", &text, limit, check, &mut out, &mut Vec::new()).unwrap();
+        let (solved, total) = (report.solved, report.total);
         (solved, total, String::from_utf8(out).unwrap())
     }
 
@@ -339,5 +397,47 @@ mod tests {
         assert!(lines[0].contains("ok j8"), "{out}");
         assert!(lines[1].contains("no win seen, plays "), "{out}");
         assert!(lines[2].starts_with("the engine saw a win in 1/2 within 60000 ms"));
+    }
+
+    #[test]
+    fn bad_lines_are_named_and_the_good_ones_run() {
+        let limit = PuzzleLimit {
+            time: Duration::from_secs(60),
+            nodes: Some(20_000),
+        };
+        let bad = [
+            ("15 black B:h8,h8 W:a1 ; g8 ; - ; x", "h8 is given twice"),
+            (
+                "15 black B:h8 W:a1,h8 ; g8 ; - ; x",
+                "h8 is both black and white",
+            ),
+            ("15 black B:h8,p1 W:a1 ; g8 ; - ; x", "'p1': "),
+            (
+                "15 black B:h8 W:a1 ; h8 ; - ; x",
+                "the first move h8 is on a stone",
+            ),
+            ("15 black B:h8 W:a1 ; pass ; - ; x", "the first move 'pass'"),
+            ("3 black B:a1 W:b2 ; c3 ; - ; x", "size 3: "),
+            (
+                "15 black B:a1,b1,c1,d1,e1 W:a2 ; g8 ; - ; x",
+                "the game is already over",
+            ),
+        ];
+        let text: String = std::iter::once(FOUR_THREE)
+            .chain(bad.iter().map(|(line, _)| *line))
+            .map(|line| format!("{line}\n"))
+            .collect();
+        let (mut out, mut errors) = (Vec::new(), Vec::new());
+        let check = Check::Solver { verify: false };
+        let report = run_file("set", &text, limit, check, &mut out, &mut errors).unwrap();
+        assert_eq!(report.solved, 1);
+        assert_eq!(report.total, 1);
+        assert_eq!(report.bad_lines, bad.len());
+        let errors = String::from_utf8(errors).unwrap();
+        for (number, (_, expected)) in bad.iter().enumerate() {
+            let expected = format!("set:{}: {expected}", number + 2);
+            assert!(errors.contains(&expected), "{expected} in {errors}");
+        }
+        assert!(report.verdict("set").is_err());
     }
 }

@@ -3,49 +3,88 @@
 use std::time::{Duration, Instant};
 
 use crate::engine::{Engine, Finished, Settings};
-use crate::game::Side;
 use crate::game::othello::obf::parse_obf_line;
 use crate::game::othello::search::DISC;
 use crate::game::variant::Variant;
+use crate::game::{Game, Side};
 
-/// Totals over a file; `mismatches` counts scores that disagree with the file.
+/// Totals over a file; `mismatches` counts scores that disagree with the file,
+/// `bad_lines` the lines that were not positions to solve.
 #[derive(Debug, Default)]
 pub struct SuiteReport {
     pub positions: usize,
     pub mismatches: usize,
+    pub bad_lines: usize,
     pub nodes: u64,
     pub time: Duration,
 }
 
-/// Solves each position with the engine core's solve (tables of `megabytes` MiB, emptied
-/// by a new game before each position so that every time stands alone; `threads` search
-/// threads), printing one line per position and a total line.
+impl SuiteReport {
+    /// An error when a line was bad or a score disagreed with the file `name`.
+    pub fn verdict(&self, name: &str) -> Result<(), String> {
+        let mut faults = Vec::new();
+        if self.bad_lines > 0 {
+            faults.push(format!("{} bad lines", self.bad_lines));
+        }
+        if self.mismatches > 0 {
+            faults.push(format!("{} scores disagree", self.mismatches));
+        }
+        match faults.is_empty() {
+            true => Ok(()),
+            false => Err(format!("{name}: {}", faults.join(", "))),
+        }
+    }
+}
+
+/// Solves each position of the OBF file `name` with the engine core's solve (tables of
+/// `megabytes` MiB, emptied by a new game before each position so that every time
+/// stands alone; `threads` search threads), printing one line per position and a total
+/// line. Every line is checked first: each bad one goes to `errors` as `name:LINE:
+/// message` and the others are still solved.
 pub fn solve_file(
+    name: &str,
     text: &str,
     megabytes: usize,
     threads: usize,
     out: &mut impl std::io::Write,
+    errors: &mut dyn std::io::Write,
 ) -> Result<SuiteReport, String> {
     let settings = Settings {
         hash_mb: megabytes,
         threads,
         ..Settings::default()
     };
-    // Every line is checked before the first solve: a bad line late in a long file
-    // should not cost the solves before it.
+    let mut report = SuiteReport::default();
+    // Checked before the first solve: a bad line late in a long file should be seen
+    // at once, and should not stop the solves of the good ones.
     let mut positions = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        if let Some(position) =
-            parse_obf_line(line).map_err(|e| format!("line {}: {e}", number + 1))?
-        {
-            positions.push((number, position));
+    for (number, line) in crate::files::strip_bom(text).lines().enumerate() {
+        let checked = parse_obf_line(line)
+            .map_err(|e| e.to_string())
+            .and_then(|position| match position {
+                Some(position) if position.game.outcome().is_some() => {
+                    Err("the game is over: neither side has a move".to_string())
+                }
+                other => Ok(other),
+            });
+        match checked {
+            Ok(Some(position)) => positions.push((number, position)),
+            Ok(None) => {}
+            Err(error) => {
+                report.bad_lines += 1;
+                writeln!(errors, "{name}:{}: {error}", number + 1).map_err(|e| e.to_string())?;
+            }
         }
     }
     if positions.is_empty() {
-        return Err("no positions (expected OBF lines: <64 cells> <side>; MOVE:+score;)".into());
+        return Err(match report.bad_lines {
+            0 => format!(
+                "{name}: no positions (expected OBF lines: <64 cells> <side>; MOVE:+score;)"
+            ),
+            bad => format!("{name}: no positions to solve ({bad} bad lines)"),
+        });
     }
     let (mut engine, receiver) = Engine::new(&settings)?;
-    let mut report = SuiteReport::default();
     for (number, position) in positions {
         let game = &position.game;
         let cells = game.to_board_string();
@@ -63,7 +102,12 @@ pub fn solve_file(
                 line.first().cloned().unwrap_or_else(|| "pass".to_string()),
                 proof.nodes,
             ),
-            other => return Err(format!("line {}: the solve failed: {other:?}", number + 1)),
+            other => {
+                return Err(format!(
+                    "{name}:{}: the solve failed: {other:?}",
+                    number + 1
+                ));
+            }
         };
         let expected = position.best_score();
         let verdict = match expected {
