@@ -460,9 +460,9 @@ enum MatchCommand {
 
 #[derive(Args)]
 struct GameArgs {
-    /// The game: othello (alias reversi), gomoku, pente or tictactoe.
-    #[arg(long, default_value = "othello")]
-    game: String,
+    /// The game: othello (the default; alias reversi), gomoku, pente or tictactoe.
+    #[arg(long)]
+    game: Option<String>,
     /// Board size (othello: 4, 6 or 8; gomoku and pente: 5 to 99; tictactoe: 3 to 99).
     #[arg(long)]
     size: Option<String>,
@@ -487,7 +487,7 @@ impl GameArgs {
             ("k", &self.k),
         ];
         protocol::gtp::GameSpec {
-            name: self.game.clone(),
+            name: self.name().to_string(),
             options: options
                 .iter()
                 .filter_map(|(key, value)| {
@@ -507,7 +507,18 @@ impl GameArgs {
         let options = options
             .iter()
             .filter_map(|(key, value)| value.as_deref().map(|value| (*key, value)));
-        Variant::parse(&self.game, options).map_err(|e| e.to_string())
+        Variant::parse(self.name(), options).map_err(|e| e.to_string())
+    }
+
+    fn name(&self) -> &str {
+        self.game.as_deref().unwrap_or("othello")
+    }
+
+    /// The variant when any of the options was given (for records naming their own).
+    fn given(&self) -> Result<Option<Variant>, String> {
+        let given = [&self.game, &self.size, &self.rule, &self.opening, &self.k];
+        let any = given.iter().any(|option| option.is_some());
+        any.then(|| self.variant()).transpose()
     }
 }
 
@@ -1178,8 +1189,22 @@ fn review(
     threads: usize,
 ) -> Result<(), String> {
     use arbor::cli::review;
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let record = review::parse_record(&text, game.variant()?)?;
+    let text = arbor::files::read_text(file)?;
+    let record = review::read_record(&text, game.given()?)
+        .and_then(|record| review::check_moves(&record).map(|()| record))
+        .map_err(|e| format!("{}: {e}", file.display()))?;
+    let svg_path = svg.map_or_else(|| file.with_extension("svg"), std::path::Path::to_path_buf);
+    // The graph's file is checked before the analysis; a record named .svg is not
+    // replaced by its own graph.
+    let output = arbor::files::Output::check(&svg_path, true)?;
+    if std::fs::canonicalize(&svg_path)
+        .is_ok_and(|svg| std::fs::canonicalize(file).is_ok_and(|f| f == svg))
+    {
+        return Err(format!(
+            "{}: the graph would replace the record itself: give --svg",
+            svg_path.display()
+        ));
+    }
     let limits = arbor::engine::AnalysisOptions {
         time: depth
             .is_none()
@@ -1189,13 +1214,18 @@ fn review(
     };
     let started = Instant::now();
     let total = record.moves.len();
+    let mut shown = false;
     let reviews = review::review(&record, &limits, hash, threads, &mut |move_review| {
         eprint!("\rreviewed {}/{total}", move_review.ply);
-    })?;
-    eprintln!();
+        shown = true;
+    });
+    // The progress line ends before anything else is printed.
+    if shown {
+        eprintln!();
+    }
+    let reviews = reviews?;
     let mut out = io::stdout().lock();
     write!(out, "{}", review::table(&reviews, record.variant)).map_err(stdout_error)?;
-    let svg_path = svg.map_or_else(|| file.with_extension("svg"), std::path::Path::to_path_buf);
     let title = format!(
         "{} ({}, {} moves)",
         file.file_name()
@@ -1203,8 +1233,7 @@ fn review(
         record.variant,
         total
     );
-    std::fs::write(&svg_path, review::svg(&reviews, record.variant, &title))
-        .map_err(|e| format!("{}: {e}", svg_path.display()))?;
+    output.write(review::svg(&reviews, record.variant, &title).as_bytes())?;
     writeln!(
         out,
         "graph: {} (reviewed in {:.1} s)",

@@ -258,6 +258,38 @@ fn tune_gomoku_refuses_a_device_as_out_or_labels() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn review_svg_refuses_a_device_and_never_replaces_the_record() {
+    let dir = scratch("review-svg");
+    std::fs::write(dir.join("game.txt"), "f5 d6 c3\n").unwrap();
+    symlink("/dev/null", dir.join("null.svg")).unwrap();
+    let output = arbor_in(
+        &dir,
+        &["review", "game.txt", "--depth", "1", "--svg", "null.svg"],
+    );
+    assert_refused(
+        &output,
+        &["null.svg (a link to /dev/null) is a character device"],
+    );
+    // A record named .svg: the default graph path is the record itself.
+    std::fs::write(dir.join("game.svg"), "f5 d6 c3\n").unwrap();
+    let output = arbor_in(&dir, &["review", "game.svg", "--depth", "1"]);
+    assert_refused(&output, &["game.svg", "the record itself"]);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("game.svg")).unwrap(),
+        "f5 d6 c3\n"
+    );
+    // A good path gets the graph.
+    let output = arbor_in(&dir, &["review", "game.txt", "--depth", "1"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        std::fs::read_to_string(dir.join("game.svg"))
+            .unwrap()
+            .starts_with("<svg")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `arbor match` of two built-in engines at tic-tac-toe with `extra` arguments, in `dir`.
 fn tictactoe_match(dir: &Path, extra: &[&str]) -> Output {
     let engine = format!("cmd={ARBOR} --player random --seed 1");
@@ -401,5 +433,86 @@ fn puzzles_name_bad_stones_and_run_the_good_ones() {
     }
     assert!(!err.contains("set.txt:1:"), "{err}");
     assert!(out.contains("solved 1/1 "), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn review_takes_the_variant_from_a_saved_record() {
+    let dir = scratch("review-variant");
+    let record = "game 1 variant \"gomoku size=15 rule=freestyle opening=center\" result * \
+                  setup start moves h8 h9 i8\n";
+    std::fs::write(dir.join("web.txt"), record).unwrap();
+    let output = arbor_in(&dir, &["review", "web.txt", "--depth", "1"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let graph = std::fs::read_to_string(dir.join("web.svg")).unwrap();
+    assert!(graph.contains("(gomoku size=15 "), "{graph}");
+    // A --game that contradicts the record names both.
+    let output = arbor_in(
+        &dir,
+        &["review", "web.txt", "--depth", "1", "--game", "othello"],
+    );
+    assert_refused(&output, &["gomoku size=15", "othello size=8"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn review_reads_a_gomoku_match_record_line() {
+    let dir = scratch("review-match");
+    let engine = format!("cmd={ARBOR} --player random --seed 3");
+    let output = arbor_in(
+        &dir,
+        &[
+            "match",
+            "--game",
+            "gomoku",
+            "--size",
+            "9",
+            "--depth",
+            "1",
+            "--engine",
+            "name=a",
+            &engine,
+            "--engine",
+            "name=b",
+            &engine,
+            "--records",
+            "games.txt",
+        ],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let first = std::fs::read_to_string(dir.join("games.txt")).unwrap();
+    let first = first.lines().next().unwrap();
+    std::fs::write(dir.join("one.txt"), format!("{first}\n")).unwrap();
+    let output = arbor_in(&dir, &["review", "one.txt", "--depth", "1"]);
+    assert!(output.status.success(), "{first}: {}", stderr(&output));
+    let graph = std::fs::read_to_string(dir.join("one.svg")).unwrap();
+    assert!(graph.contains("(gomoku size=9 "), "{graph}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn review_finds_an_illegal_move_before_any_analysis() {
+    let dir = scratch("review-illegal");
+    std::fs::write(
+        dir.join("game.txt"),
+        "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 c6 a1 d8\n",
+    )
+    .unwrap();
+    let output = arbor_in(&dir, &["review", "game.txt", "--depth", "1"]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(err.contains("move 13") && err.contains("a1"), "{err}");
+    assert!(
+        !err.contains("reviewed"),
+        "analysed before the check: {err:?}"
+    );
+    // Every message starts its own line.
+    for line in err.lines() {
+        assert!(
+            !line.contains("arbor:") || line.starts_with("arbor:"),
+            "{err:?}"
+        );
+    }
+    assert!(!dir.join("game.svg").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 
 use crate::engine::events::Event;
 use crate::engine::{AnalysisOptions, Engine, Finished, Settings};
-use crate::game::roles::ScoreValue;
-use crate::game::variant::Variant;
+use crate::game::roles::{ScoreValue, SearchGame};
+use crate::game::variant::{GameVisitor, Variant};
 use crate::game::{Move, Side};
 use crate::protocol::ggf;
 use crate::search::report::{Report, score_text};
@@ -27,21 +27,59 @@ pub struct Record {
     pub moves: Vec<String>,
 }
 
-/// Reads a record: GGF (Othello 8x8, 6x6, 4x4, normal or misère), a text record line of `arbor match --records`
-/// (`... setup <start|m1,m2|cells:side> moves m1 m2 ...`, in `variant`), or a move
-/// list (names separated by spaces or commas; Othello's `f5d6c3` run together too).
+/// Reads a record: GGF (Othello 8x8, 6x6, 4x4, normal or misère), a text record line of
+/// `arbor match --records` or of the web board (`game <n> [variant "<variant>"] ... setup
+/// <start|m1,m2|cells:side> moves m1 m2 ...`, in its variant, else in `variant`), or a
+/// move list (names separated by spaces or commas; Othello's `f5d6c3` run together too).
 pub fn parse_record(text: &str, variant: Variant) -> Result<Record, String> {
-    let text = text.trim();
+    parse(text, variant).map(|(record, _)| record)
+}
+
+/// Reads a record as [`parse_record`] does, in the variant the record names (GGF's, a
+/// text record's), else in `given`, else in 8x8 Othello; a `given` variant (the user's
+/// `--game`) that contradicts the record's is an error naming both.
+pub fn read_record(text: &str, given: Option<Variant>) -> Result<Record, String> {
+    let (record, named) = parse(text, given.unwrap_or_default())?;
+    match given {
+        Some(given) if named && given != record.variant => Err(format!(
+            "the record is {}, but the options say {given}",
+            record.variant
+        )),
+        _ => Ok(record),
+    }
+}
+
+/// The variant a text record's header names (`variant "gomoku size=15 ..."`), if any.
+fn named_variant(header: &str) -> Result<Option<Variant>, String> {
+    let Some((_, rest)) = header.split_once("variant \"") else {
+        return Ok(None);
+    };
+    let name = rest
+        .split_once('"')
+        .map(|(name, _)| name)
+        .ok_or("a text record's variant has no closing quote")?;
+    let mut words = name.split_whitespace();
+    let game = words.next().ok_or("a text record's variant is empty")?;
+    let options: Vec<(&str, &str)> = words.filter_map(|word| word.split_once('=')).collect();
+    Variant::parse(game, options)
+        .map(Some)
+        .map_err(|e| format!("the record's variant: {e}"))
+}
+
+/// The record, and whether its variant comes from the record itself.
+fn parse(text: &str, variant: Variant) -> Result<(Record, bool), String> {
+    let text = crate::files::strip_bom(text).trim();
     if text.is_empty() {
         return Err("the record is empty".to_string());
     }
     if text.starts_with("(;") || text.starts_with("1 (;") || text.starts_with("2 (;") {
         let game = ggf::parse(text)?;
-        return Ok(Record {
+        let record = Record {
             variant: game.variant,
             setup: Some((game.cells, game.side)),
             moves: game.moves.into_iter().map(|(_, name)| name).collect(),
-        });
+        };
+        return Ok((record, true));
     }
     if let Some(rest) = text.strip_prefix("game ") {
         let line = rest.lines().next().unwrap_or("");
@@ -49,12 +87,12 @@ pub fn parse_record(text: &str, variant: Variant) -> Result<Record, String> {
             .split_once(" moves ")
             .or_else(|| line.strip_suffix(" moves").map(|before| (before, "")))
             .ok_or("a text record has 'moves' at the end")?;
-        let setup = before
+        let (header, setup) = before
             .rsplit_once(" setup ")
-            .map(|(_, setup)| setup)
             .ok_or("a text record has a 'setup'")?;
+        let named = named_variant(header)?;
         let mut record = Record {
-            variant,
+            variant: named.unwrap_or(variant),
             setup: None,
             moves: Vec::new(),
         };
@@ -70,7 +108,7 @@ pub fn parse_record(text: &str, variant: Variant) -> Result<Record, String> {
         record
             .moves
             .extend(moves.split_whitespace().map(str::to_string));
-        return Ok(record);
+        return Ok((record, named.is_some()));
     }
     let words: Vec<String> = text
         .split(|c: char| c.is_whitespace() || c == ',')
@@ -90,11 +128,55 @@ pub fn parse_record(text: &str, variant: Variant) -> Result<Record, String> {
     } else {
         words
     };
-    Ok(Record {
+    let record = Record {
         variant,
         setup: None,
         moves,
-    })
+    };
+    Ok((record, false))
+}
+
+/// Replays the whole record, as [`review`] plays it, and names the first move that
+/// cannot be played: checked before any analysis, so that a bad record costs no time.
+pub fn check_moves(record: &Record) -> Result<(), String> {
+    struct Replay<'a>(&'a Record);
+    impl GameVisitor for Replay<'_> {
+        type Output = Result<(), String>;
+        fn visit<G: SearchGame>(self, mut game: G) -> Result<(), String> {
+            if let Some((cells, side)) = &self.0.setup {
+                game.set_board(cells, *side)
+                    .map_err(|e| format!("setup: {e}"))?;
+            }
+            let mut legal = Vec::new();
+            for (index, name) in self.0.moves.iter().enumerate() {
+                game.generate_moves(&mut legal);
+                // Records such as WTHOR's leave forced passes out.
+                if legal == [Move::PASS] && game.parse_move(name).is_ok_and(|mv| !mv.is_pass()) {
+                    game.make(Move::PASS);
+                    game.generate_moves(&mut legal);
+                }
+                if game.outcome().is_some() {
+                    return Err(format!(
+                        "move {} ({name}): the game is already over",
+                        index + 1
+                    ));
+                }
+                let mv = game
+                    .parse_move(name)
+                    .map_err(|e| format!("move {}: {e}", index + 1))?;
+                if !legal.contains(&mv) {
+                    return Err(format!(
+                        "move {}: illegal move {name} for {}",
+                        index + 1,
+                        game.side_to_move()
+                    ));
+                }
+                game.make(mv);
+            }
+            Ok(())
+        }
+    }
+    record.variant.visit(Replay(record))
 }
 
 /// One move of the game and what the analysis thinks of it.
@@ -176,6 +258,7 @@ pub fn review(
     threads: usize,
     progress: &mut dyn FnMut(&MoveReview),
 ) -> Result<Vec<MoveReview>, String> {
+    check_moves(record)?;
     let settings = Settings {
         variant: record.variant,
         hash_mb,
@@ -507,6 +590,58 @@ mod tests {
         assert_eq!(ggf.moves, ["f5", "d6", "pass"]);
         assert!(ggf.setup.is_some());
         assert!(parse_record("  ", othello).is_err());
+        assert_eq!(
+            parse_record("\u{feff}f5 d6", othello).unwrap().moves,
+            ["f5", "d6"]
+        );
+    }
+
+    #[test]
+    fn a_text_record_names_its_variant() {
+        let othello = Variant::default();
+        let gomoku = r#"game 1 variant "gomoku size=15 rule=freestyle opening=center" result * setup start moves h8 h9"#;
+        let record = read_record(gomoku, None).unwrap();
+        assert_eq!(
+            record.variant.to_string(),
+            "gomoku size=15 rule=freestyle opening=center"
+        );
+        assert_eq!(record.moves, ["h8", "h9"]);
+        assert_eq!(parse_record(gomoku, othello).unwrap(), record);
+        assert_eq!(read_record(gomoku, Some(record.variant)).unwrap(), record);
+        let error = read_record(gomoku, Some(othello)).unwrap_err();
+        assert!(
+            error.contains("gomoku size=15") && error.contains("othello size=8"),
+            "{error}"
+        );
+        // Records without one are read in the given variant, else in Othello.
+        assert_eq!(read_record("f5", None).unwrap().variant, othello);
+        let tictactoe = Variant::parse("tictactoe", []).unwrap();
+        assert_eq!(
+            read_record("b2", Some(tictactoe)).unwrap().variant,
+            tictactoe
+        );
+        assert!(read_record(r#"game 1 variant "chess" setup start moves e4"#, None).is_err());
+    }
+
+    #[test]
+    fn a_whole_record_is_checked_before_the_review() {
+        let record = parse_record(
+            "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 c6 a1 d8",
+            Variant::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            check_moves(&record).unwrap_err(),
+            "move 13: illegal move a1 for black"
+        );
+        let over = parse_record("f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 c6", Variant::default()).unwrap();
+        assert!(check_moves(&over).is_ok());
+        let gomoku = Variant::parse("gomoku", [("size", "9"), ("opening", "free")]).unwrap();
+        let five = parse_record("a1 a2 b1 b2 c1 c2 d1 d2 e1 e2", gomoku).unwrap();
+        assert_eq!(
+            check_moves(&five).unwrap_err(),
+            "move 10 (e2): the game is already over"
+        );
     }
 
     #[test]

@@ -640,7 +640,7 @@ fn report(
             let written = records
                 .as_mut()
                 .map_or(Ok(()), |file| {
-                    file.append(&records::text_line(&played, &names))
+                    file.append(&records::text_line(&played, &names, config.variant))
                 })
                 .and_then(|()| match (ggf.as_mut(), config.variant) {
                     (Some(file), Variant::Othello { size, rule }) => {

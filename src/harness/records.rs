@@ -11,6 +11,7 @@ use super::referee::{Ending, TimeControl, apply_setup};
 use super::{Played, ending_text, result_text};
 use crate::game::Side;
 use crate::game::othello::{Othello, Rule};
+use crate::game::variant::Variant;
 
 pub struct Appender {
     file: File,
@@ -34,16 +35,17 @@ impl Appender {
     }
 }
 
-/// `game <n> black <name> white <name> result <1-0|0-1|1/2-1/2> score <black score>
-/// ending "<why>" setup <moves|board> moves <m1 m2 ...>`
-pub fn text_line(played: &Played, names: &[&str]) -> String {
+/// `game <n> variant "<variant>" black <name> white <name> result <1-0|0-1|1/2-1/2>
+/// score <black score> ending "<why>" setup <moves|board> moves <m1 m2 ...>` (the
+/// variant as the web board's records name it, so that `arbor review` needs no --game).
+pub fn text_line(played: &Played, names: &[&str], variant: Variant) -> String {
     let setup = match &played.setup {
         Setup::Moves(moves) if moves.is_empty() => "start".to_string(),
         Setup::Moves(moves) => moves.join(","),
         Setup::Board(board) => board.replace(' ', ":"),
     };
     format!(
-        "game {} black {} white {} result {} score {:+} ending \"{}\" setup {} moves {}",
+        "game {} variant \"{variant}\" black {} white {} result {} score {:+} ending \"{}\" setup {} moves {}",
         played.number,
         names[played.black],
         names[played.white],
