@@ -438,8 +438,8 @@ enum BookCommand {
     },
     /// Reads and checks a book file and prints what it holds.
     Check {
-        #[arg(default_value = arbor::cli::book::SHIPPED_PATH)]
-        file: std::path::PathBuf,
+        /// The book file; default: the book compiled into this program.
+        file: Option<std::path::PathBuf>,
     },
 }
 
@@ -727,7 +727,7 @@ fn main() -> ExitCode {
             &mut io::stdout(),
         ),
         Some(Commands::Book(BookCommand::Check { file })) => {
-            arbor::cli::book::check(file, &mut io::stdout())
+            arbor::cli::book::check(file.as_deref(), &mut io::stdout())
         }
         Some(Commands::Probcut {
             rule,

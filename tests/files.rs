@@ -516,3 +516,14 @@ fn review_finds_an_illegal_move_before_any_analysis() {
     assert!(!dir.join("game.svg").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn book_check_without_a_file_checks_the_compiled_in_book() {
+    let dir = scratch("book-check");
+    let output = arbor_in(&dir, &["book", "check"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let out = stdout(&output);
+    assert!(out.contains("compiled-in book"), "{out}");
+    assert!(out.contains("positions"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

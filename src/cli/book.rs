@@ -149,10 +149,20 @@ fn best_score(
     }
 }
 
-/// Reads and checks a book file and prints what it holds.
-pub fn check(path: &Path, report: &mut dyn Write) -> Result<(), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let book = Book::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+/// Reads and checks a book file, or without one the book compiled into the program, and
+/// prints what it holds.
+pub fn check(path: Option<&Path>, report: &mut dyn Write) -> Result<(), String> {
+    let (name, bytes) = match path {
+        Some(path) => (
+            path.display().to_string(),
+            std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        ),
+        None => (
+            format!("the compiled-in book ({SHIPPED_PATH} when built)"),
+            book::SHIPPED_BYTES.to_vec(),
+        ),
+    };
+    let book = Book::decode(&bytes).map_err(|e| format!("{name}: {e}"))?;
     let mut by_discs = [0usize; 65];
     for entry in book.entries() {
         by_discs[(entry.player | entry.opponent).count_ones() as usize] += 1;
@@ -171,8 +181,7 @@ pub fn check(path: &Path, report: &mut dyn Write) -> Result<(), String> {
         });
     writeln!(
         report,
-        "{}: book format {}, {} positions ({} bytes), depth {}; positions by ply {}; the start scores {value}",
-        path.display(),
+        "{name}: book format {}, {} positions ({} bytes), depth {}; positions by ply {}; the start scores {value}",
         book::VERSION,
         book.len(),
         bytes.len(),
@@ -238,7 +247,7 @@ mod tests {
         assert!(book.len() >= 10, "{} positions", book.len());
         assert_eq!(book.depth, 3);
         let mut checked = Vec::new();
-        check(&dir.join("book1"), &mut checked).unwrap();
+        check(Some(&dir.join("book1")), &mut checked).unwrap();
         let checked = String::from_utf8(checked).unwrap();
         assert!(
             checked.contains(&format!("{} positions", book.len())),
@@ -249,5 +258,17 @@ mod tests {
         let (mv, _) = book.choose(&start, 0, 0).unwrap();
         assert!(["d3", "c4", "f5", "e6"].contains(&start.format_move(mv).as_str()));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn check_without_a_file_reads_the_compiled_in_book() {
+        let mut checked = Vec::new();
+        check(None, &mut checked).unwrap();
+        let checked = String::from_utf8(checked).unwrap();
+        assert!(checked.starts_with("the compiled-in book"), "{checked}");
+        assert!(
+            checked.contains(&format!("{} positions", book::SHIPPED.len())),
+            "{checked}"
+        );
     }
 }

@@ -32,10 +32,12 @@ const ENTRY_BYTES: usize = 20;
 const NONE: i16 = i16::MIN;
 const MAX_SCORE: Score = 64 * DISC;
 
+/// The shipped book's file, compiled into the binary.
+pub const SHIPPED_BYTES: &[u8] = include_bytes!("book/normal8.book");
+
 /// The book shipped in the binary.
-pub static SHIPPED: LazyLock<Book> = LazyLock::new(|| {
-    Book::decode(include_bytes!("book/normal8.book")).expect("the shipped book is valid")
-});
+pub static SHIPPED: LazyLock<Book> =
+    LazyLock::new(|| Book::decode(SHIPPED_BYTES).expect("the shipped book is valid"));
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
