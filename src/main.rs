@@ -1069,9 +1069,8 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
     };
     let mut openings: Vec<Setup> = match (&args.openings, args.random_openings) {
         (Some(path), _) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            read_openings(&text, variant)?
+            let text = arbor::files::read_text(path)?;
+            read_openings(&text, variant).map_err(|e| format!("{}:{e}", path.display()))?
         }
         (None, Some(plies)) => random_openings(variant, args.rounds.unwrap_or(1), plies, args.seed),
         (None, None) => vec![Setup::Moves(Vec::new())],

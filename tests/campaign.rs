@@ -199,14 +199,14 @@ fn files_from_other_matches_and_broken_lines_are_refused() {
     let other = write("other.jsonl", &format!("{other_seed}\n"));
     refused(
         merge(&[&first, &other], &[]),
-        "other.jsonl line 1 is from another match than",
+        "other.jsonl:1: the pair is from another match than",
     );
     refused(merge(&[&first, &first], &[]), "pair 0 is in");
     let broken = write(
         "broken.jsonl",
         &format!("{}\n{{\"match\": 1\n{}\n", lines[0], lines[1]),
     );
-    refused(merge(&[&broken], &[]), "broken.jsonl line 2: ");
+    refused(merge(&[&broken], &[]), "broken.jsonl:2: ");
     let wrong = lines[0].replacen("\"pentanomial\":", "\"pentanomial\":1", 1);
     let wrong = write("wrong.jsonl", &format!("{wrong}\n"));
     refused(merge(&[&wrong], &[]), "does not match the pair's results");
@@ -234,7 +234,7 @@ fn files_from_other_matches_and_broken_lines_are_refused() {
         match_command(&["--resume", other.to_str().unwrap()])
             .output()
             .unwrap(),
-        "line 1 is from another match (other openings",
+        ":1: the pair is from another match (other openings",
     );
     let second = write("second.jsonl", &format!("{}\n", lines[1]));
     refused(

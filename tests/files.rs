@@ -527,3 +527,35 @@ fn book_check_without_a_file_checks_the_compiled_in_book() {
     assert!(out.contains("positions"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn match_openings_skip_a_byte_order_mark_and_name_a_bad_line() {
+    let dir = scratch("openings");
+    std::fs::write(dir.join("good.txt"), "\u{feff}f5d6\n").unwrap();
+    let engine = format!("cmd={ARBOR} --player random --seed 1");
+    let othello = |file: &str| {
+        arbor_in(
+            &dir,
+            &[
+                "match",
+                "--depth",
+                "1",
+                "--engine",
+                "name=a",
+                &engine,
+                "--engine",
+                "name=b",
+                &engine,
+                "--openings",
+                file,
+                "--rounds",
+                "1",
+            ],
+        )
+    };
+    let output = othello("good.txt");
+    assert!(output.status.success(), "{}", stderr(&output));
+    std::fs::write(dir.join("bad.txt"), "f5d6\nf5z9\n").unwrap();
+    assert_refused(&othello("bad.txt"), &["bad.txt:2: "]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

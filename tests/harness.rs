@@ -663,8 +663,11 @@ fn openings_that_leave_no_choice_are_refused() {
     let forced = "d3c3b3b2b1a1f5c1";
     let over = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX O";
     for (text, expected) in [
-        (forced, "line 1: the opening leaves a single forced move"),
-        (over, "line 1: the opening ends the game"),
+        (
+            forced,
+            "openings.txt:1: the opening leaves a single forced move",
+        ),
+        (over, "openings.txt:1: the opening ends the game"),
     ] {
         let file = dir.join("openings.txt");
         std::fs::write(&file, format!("{text}\n")).unwrap();

@@ -171,8 +171,7 @@ pub fn replay_wthor(
     let mut games = 0;
     let mut positions = Vec::with_capacity(64);
     for file in files {
-        let text =
-            std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let text = crate::files::read_text(&file)?;
         'games: for line in text.lines() {
             let Some((moves, diff)) = line.split_once(' ') else {
                 continue;

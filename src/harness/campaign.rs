@@ -309,11 +309,16 @@ pub fn read_pairs(path: &Path) -> Result<PairFile, String> {
         .map_or(0, |end| end + 1);
     let mut pairs = Vec::new();
     for (number, line) in bytes[..complete].split(|&b| b == b'\n').enumerate() {
+        let line = if number == 0 {
+            crate::files::strip_bom_bytes(line)
+        } else {
+            line
+        };
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
         let read =
-            parse_pair(line).map_err(|e| format!("{} line {}: {e}", path.display(), number + 1))?;
+            parse_pair(line).map_err(|e| format!("{}:{}: {e}", path.display(), number + 1))?;
         pairs.push(ReadPair {
             line: number + 1,
             ..read
@@ -399,12 +404,12 @@ pub fn merge(paths: &[PathBuf], sprt: Option<Sprt>, out: &mut dyn Write) -> Resu
             );
         }
         for read in file.pairs {
-            let place = format!("{} line {}", path.display(), read.line);
+            let place = format!("{}:{}", path.display(), read.line);
             match &first {
                 None => first = Some((read.info.clone(), place.clone())),
                 Some((info, origin)) if *info != read.info => {
                     return Err(format!(
-                        "{place} is from another match than {origin} ({})",
+                        "{place}: the pair is from another match than {origin} ({})",
                         difference(info, &read.info)
                     ));
                 }
@@ -490,19 +495,19 @@ pub fn resume(
     let mut pairs: Vec<[Played; 2]> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for read in file.pairs {
-        let place = format!("{} line {}", path.display(), read.line);
+        let place = format!("{}:{}:", path.display(), read.line);
         if read.info != *info {
             return Err(format!(
-                "{place} is from another match ({})",
+                "{place} the pair is from another match ({})",
                 difference(&read.info, info)
             ));
         }
         let pair = read.games[0].pair;
         if !shard.owns(pair) {
-            return Err(format!("{place}: pair {pair} is not in shard {shard}"));
+            return Err(format!("{place} pair {pair} is not in shard {shard}"));
         }
         if !seen.insert(pair) {
-            return Err(format!("{place}: pair {pair} is in the file twice"));
+            return Err(format!("{place} pair {pair} is in the file twice"));
         }
         pairs.push(read.games);
     }

@@ -139,7 +139,9 @@ fn leaves_a_choice<G: SearchGame>(game: &G) -> bool {
 
 /// Reads an openings file: one per line, a move sequence (`f5d6c3`, `f5 d6 c3`) or a
 /// board and side (`<cells> X`). Blank and `#` lines are skipped; each opening is
-/// checked against the rules and must leave the side to move a choice of moves.
+/// checked against the rules and must leave the side to move a choice of moves. An
+/// error starts with the line's number (`3: ...`), for the caller to put the file's
+/// name before it.
 pub fn read_openings(text: &str, variant: Variant) -> Result<Vec<Setup>, String> {
     struct Check<'a>(&'a Setup);
     impl GameVisitor for Check<'_> {
@@ -156,7 +158,7 @@ pub fn read_openings(text: &str, variant: Variant) -> Result<Vec<Setup>, String>
         }
     }
     let mut openings = Vec::new();
-    for (number, line) in text.lines().enumerate() {
+    for (number, line) in crate::files::strip_bom(text).lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
@@ -172,7 +174,7 @@ pub fn read_openings(text: &str, variant: Variant) -> Result<Vec<Setup>, String>
         };
         variant
             .visit(Check(&setup))
-            .map_err(|e| format!("openings line {}: {e}", number + 1))?;
+            .map_err(|e| format!("{}: {e}", number + 1))?;
         openings.push(setup);
     }
     Ok(openings)
