@@ -460,7 +460,8 @@ enum MatchCommand {
 
 #[derive(Args)]
 struct GameArgs {
-    /// The game: othello (the default; alias reversi), gomoku, pente or tictactoe.
+    /// The game: othello (the default; alias reversi), gomoku (the default of `arbor
+    /// match` when every engine is `proto=gomocup`), pente or tictactoe.
     #[arg(long)]
     game: Option<String>,
     /// Board size (othello: 4, 6 or 8; gomoku and pente: 5 to 99; tictactoe: 3 to 99).
@@ -498,6 +499,11 @@ impl GameArgs {
     }
 
     fn variant(&self) -> Result<Variant, String> {
+        self.variant_of(self.name())
+    }
+
+    /// The variant of `game` with the options given.
+    fn variant_of(&self, game: &str) -> Result<Variant, String> {
         let options = [
             ("size", &self.size),
             ("rule", &self.rule),
@@ -507,7 +513,7 @@ impl GameArgs {
         let options = options
             .iter()
             .filter_map(|(key, value)| value.as_deref().map(|value| (*key, value)));
-        Variant::parse(self.name(), options).map_err(|e| e.to_string())
+        Variant::parse(game, options).map_err(|e| e.to_string())
     }
 
     fn name(&self) -> &str {
@@ -969,7 +975,6 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
         }
     })
     .map_err(|e| e.to_string())?;
-    let variant = args.game.variant()?;
     // Each `name=` starts an engine; its `cmd=` runs to the next `name=` (the words
     // `proto=P` and `threads=N` among them name its protocol and thread count).
     let mut specs: Vec<(String, [Option<String>; 2])> = Vec::new();
@@ -1034,6 +1039,14 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
             threads,
         });
     }
+    // Gomocup brains play Gomoku only: without --game, that is the game.
+    let gomocup_only = engines
+        .iter()
+        .all(|engine| engine.proto == arbor::harness::foreign::Proto::Gomocup);
+    let variant = match &args.game.game {
+        None if gomocup_only => args.game.variant_of("gomoku")?,
+        _ => args.game.variant()?,
+    };
     if args.compliance {
         let [engine] = engines.as_slice() else {
             return Err("--compliance checks one engine: give one --engine".into());

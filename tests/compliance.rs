@@ -9,17 +9,16 @@ fn engine(name: &str) -> String {
     concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/").to_string() + name
 }
 
-/// Runs the check; returns the exit code and the output.
+/// Runs the check (with `--game` unless `game` is empty); returns the exit code and the
+/// output.
 fn compliance(command: &str, proto: &str, game: &str) -> (Option<i32>, String) {
+    let mut args = vec!["match", "--compliance"];
+    if !game.is_empty() {
+        args.extend(["--game", game]);
+    }
     let output = Command::new(ARBOR)
-        .args([
-            "match",
-            "--compliance",
-            "--game",
-            game,
-            "--engine",
-            "name=e",
-        ])
+        .args(args)
+        .args(["--engine", "name=e"])
         .arg(format!("cmd={command}"))
         .arg(format!("proto={proto}"))
         .output()
@@ -41,6 +40,8 @@ fn arbor_front_ends_pass_clean() {
         // board, analyze, and a ping during a search and during a hint.
         ("nboard --hash 16", "nboard", "othello", 15),
         ("gomocup", "gomocup", "gomoku", 11),
+        // A Gomocup brain plays Gomoku: no --game needed.
+        ("gomocup", "gomocup", "", 11),
     ] {
         let (code, out) = compliance(&format!("{ARBOR} {front}"), proto, game);
         assert_eq!(code, Some(0), "{front}:\n{out}");
