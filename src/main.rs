@@ -538,10 +538,15 @@ fn main() -> ExitCode {
             eprintln!("arbor (as a Gomocup brain): reading Gomocup commands: START 15, BEGIN, END");
         }
         let overhead = std::time::Duration::from_millis(GOMOCUP_OVERHEAD_MS);
+        arbor::engine::output::watch_stdout();
         let result = protocol::gomocup::run(BufReader::new(io::stdin()), io::stdout(), overhead, 1);
         return exit(result.map_err(stdout_error));
     }
     let cli = Cli::parse();
+    // A server's address line may be read once and its pipe closed: it serves on.
+    if !matches!(cli.command, Some(Commands::Serve { .. })) {
+        arbor::engine::output::watch_stdout();
+    }
     let result = match &cli.command {
         None => cli.game.variant().and_then(|variant| {
             let overhead = std::time::Duration::from_millis(cli.overhead);
@@ -1176,7 +1181,10 @@ impl GameVisitor for PerftReport {
         )?;
         for depth in 1..=self.depth {
             let start = Instant::now();
-            let leaves = game.perft(depth);
+            // Stops (None) only when the output's reader has gone.
+            let never = arbor::stop::Stop::never();
+            let leaves = arbor::game::perft::perft_interruptible(&mut game, depth, &never)
+                .ok_or_else(|| io::Error::from(io::ErrorKind::BrokenPipe))?;
             let seconds = start.elapsed().as_secs_f64();
             let rate = if seconds > 0.0 {
                 leaves as f64 / seconds

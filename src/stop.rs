@@ -1,10 +1,24 @@
 //! One stop for every search and solver: a flag the front end raises (`stop`, `quit`,
 //! `YXSTOP`), a hard deadline and a node limit, all polled by the search itself at its
-//! own cadence (no watcher threads).
+//! own cadence; and, for the whole process, [`abandon`] once nobody can read its results.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
+
+/// Raised for the whole process when its standard output's reader has gone: every stop
+/// then counts as raised, so no search or solve runs on for nobody.
+static ABANDONED: AtomicBool = AtomicBool::new(false);
+
+/// Stops every search of the process at its next check (see `engine::output`).
+pub fn abandon() {
+    ABANDONED.store(true, Ordering::Relaxed);
+}
+
+/// Whether [`abandon`] has been called.
+pub fn abandoned() -> bool {
+    ABANDONED.load(Ordering::Relaxed)
+}
 
 /// Cloning shares the flag; [`Stop::narrowed`] gives a part of a job (a threat search,
 /// choosing root moves) its own earlier deadline or smaller node budget.
@@ -75,9 +89,9 @@ impl Stop {
         self.flag.store(true, Ordering::Relaxed);
     }
 
-    /// Whether the flag (not a limit) has been raised.
+    /// Whether the flag (not a limit) has been raised, or the process abandoned.
     pub fn is_raised(&self) -> bool {
-        self.flag.load(Ordering::Relaxed)
+        self.flag.load(Ordering::Relaxed) || abandoned()
     }
 
     pub fn deadline(&self) -> Option<Instant> {
@@ -96,7 +110,7 @@ impl Stop {
             seen.fetch_max(nodes, Ordering::Relaxed);
         }
         nodes >= self.node_limit
-            || self.flag.load(Ordering::Relaxed)
+            || self.is_raised()
             || self
                 .deadline
                 .is_some_and(|deadline| Instant::now() >= deadline)

@@ -105,6 +105,8 @@ pub fn run(
     megabytes: usize,
     threads: usize,
 ) -> Result<TasksReport, String> {
+    // As in the engine core: no more threads than the cores run at once.
+    let threads = crate::bounds::runnable_threads(threads);
     let mut solver = Solver::try_new((megabytes - megabytes / 4) << 20)?;
     Othello::set_solver_threads(&mut solver, threads);
     let mut searcher: Option<Searcher<Othello>> = None;

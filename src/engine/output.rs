@@ -50,6 +50,37 @@ impl Output {
     }
 }
 
+/// Watches standard output from a thread of its own and [`abandon`]s the process's
+/// searches as soon as its reader goes (a pipe's reader exits, a terminal hangs up), even
+/// while a search writes nothing: the reply that follows then fails to write and the
+/// command ends with that error. Regular files and devices never end it.
+///
+/// [`abandon`]: crate::stop::abandon
+pub fn watch_stdout() {
+    #[cfg(unix)]
+    std::thread::spawn(|| {
+        let mut watched = libc::pollfd {
+            fd: libc::STDOUT_FILENO,
+            events: 0,
+            revents: 0,
+        };
+        loop {
+            // Asks for no event: only an error or a hang-up wakes it.
+            // SAFETY: one valid pollfd, for the duration of the call.
+            let ready = unsafe { libc::poll(&mut watched, 1, -1) };
+            if ready > 0 {
+                if watched.revents & (libc::POLLERR | libc::POLLHUP) != 0 {
+                    crate::stop::abandon();
+                }
+                return;
+            }
+            if ready < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+                return;
+            }
+        }
+    });
+}
+
 /// The message for a failed write to standard output, for the tools' `Result<_, String>`.
 pub fn stdout_error(error: io::Error) -> String {
     format!("cannot write to standard output: {error}")
