@@ -17,16 +17,21 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// Runs arbor with `args` and `input` on stdin (written from another thread, so a large
-/// input cannot block on a full pipe) until it exits.
-fn run(args: &[&str], input: Vec<u8>) -> std::process::Output {
-    let mut child = Command::new(ARBOR)
+/// Starts arbor with `args`, stdin and stderr piped and stdout to `stdout`.
+fn spawn(args: &[&str], stdout: Stdio) -> std::process::Child {
+    Command::new(ARBOR)
         .args(args)
         .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
+        .stdout(stdout)
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// Runs arbor with `args` and `input` on stdin (written from another thread, so a large
+/// input cannot block on a full pipe) until it exits, its stdout going to `stdout`.
+fn run_to(args: &[&str], input: Vec<u8>, stdout: Stdio) -> std::process::Output {
+    let mut child = spawn(args, stdout);
     let mut stdin = child.stdin.take().unwrap();
     // The process may refuse before reading: a closed pipe is fine.
     let writer = std::thread::spawn(move || {
@@ -35,6 +40,11 @@ fn run(args: &[&str], input: Vec<u8>) -> std::process::Output {
     let output = child.wait_with_output().unwrap();
     writer.join().unwrap();
     output
+}
+
+/// [`run_to`] with stdout piped.
+fn run(args: &[&str], input: Vec<u8>) -> std::process::Output {
+    run_to(args, input, Stdio::piped())
 }
 
 /// Runs arbor with `args` and `input` on stdin; asserts a refusal whose message contains
@@ -533,25 +543,12 @@ fn every_command(files: &Inputs) -> Vec<(Vec<String>, &'static str)> {
 fn every_command_reports_a_full_disk() {
     let files = inputs("full");
     for (args, input) in every_command(&files) {
-        let mut child = Command::new(ARBOR)
-            .args(&args)
-            .stdin(Stdio::piped())
-            .stdout(
-                std::fs::OpenOptions::new()
-                    .write(true)
-                    .open("/dev/full")
-                    .unwrap(),
-            )
-            .stderr(Stdio::piped())
-            .spawn()
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
             .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        let input = input.to_string();
-        let writer = std::thread::spawn(move || {
-            let _ = stdin.write_all(input.as_bytes());
-        });
-        let output = child.wait_with_output().unwrap();
-        writer.join().unwrap();
+        let output = run_to(&args, input.as_bytes().to_vec(), full.into());
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(
@@ -600,13 +597,7 @@ fn a_closed_pipe_ends_the_work_at_once() {
     ];
     for (args, input, read_first) in cases {
         let started = std::time::Instant::now();
-        let mut child = Command::new(ARBOR)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = spawn(args, Stdio::piped());
         let mut stdin = child.stdin.take().unwrap();
         stdin.write_all(input.as_bytes()).unwrap();
         // The input stays open: only the closed output may end the search early.
