@@ -350,7 +350,8 @@ struct MatchArgs {
     #[command(subcommand)]
     merge: Option<MatchCommand>,
     /// An engine: `--engine name=NAME cmd="COMMAND ARGS" [proto=native|nboard|gtp|gomocup]
-    /// [threads=N]` (two or more).
+    /// [threads=N] [depth=N]` (two or more; `depth=` is NBoard's maximum depth under a
+    /// clock, 60 by default).
     #[arg(long = "engine", num_args = 1.., action = clap::ArgAction::Append, required = true)]
     engines: Vec<String>,
     /// Search threads for every native or Gomocup engine without a `threads=` of its own
@@ -981,10 +982,11 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
     })
     .map_err(|e| e.to_string())?;
     // Each `name=` starts an engine; its `cmd=` runs to the next `name=` (the words
-    // `proto=P` and `threads=N` among them name its protocol and thread count).
-    let mut specs: Vec<(String, [Option<String>; 2])> = Vec::new();
+    // `proto=P`, `threads=N` and `depth=N` among them name its protocol, thread count and
+    // NBoard's maximum depth).
+    let mut specs: Vec<(String, [Option<String>; 3])> = Vec::new();
     for word in &args.engines {
-        let key = ["proto=", "threads="]
+        let key = ["proto=", "threads=", "depth="]
             .iter()
             .position(|key| word.starts_with(key));
         match (specs.last_mut(), key) {
@@ -1001,11 +1003,11 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
                 spec.push(' ');
                 spec.push_str(word);
             }
-            _ => specs.push((word.clone(), [None, None])),
+            _ => specs.push((word.clone(), [None, None, None])),
         }
     }
     let mut engines = Vec::new();
-    for (spec, [proto, threads]) in specs {
+    for (spec, [proto, threads, depth]) in specs {
         let proto = proto
             .as_deref()
             .map(arbor::harness::foreign::Proto::parse)
@@ -1037,11 +1039,17 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
             .transpose()
             .map_err(|e| format!("--engine {}: threads: {e}", arbor::text::quote(name)))?
             .or(args.threads.filter(|_| proto.has_threads()));
+        let max_depth = depth
+            .as_deref()
+            .map(bounds::fixed_depth)
+            .transpose()
+            .map_err(|e| format!("--engine {}: depth: {e}", arbor::text::quote(name)))?;
         engines.push(EngineSpec {
             name: name.to_string(),
             command,
             proto,
             threads,
+            max_depth,
         });
     }
     // Gomocup brains play Gomoku only: without --game, that is the game.

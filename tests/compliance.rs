@@ -110,8 +110,9 @@ fn compliance_checks_one_engine_in_a_protocol_that_fits_the_game() {
     assert_eq!(code, Some(2));
 }
 
-/// An NBoard engine that writes a stray line instead of its move: the line is reported as
-/// what it is (not only as silence), and the script ends where the engine stopped.
+/// An NBoard engine that writes a stray line instead of its move: the line is noted as
+/// skipped (a GUI skips it too), the missing move is the deviation, and the script ends
+/// where the engine stopped.
 #[test]
 fn a_stray_nboard_line_is_reported_as_such() {
     let script = engine("misbehave_foreign.py");
@@ -120,7 +121,7 @@ fn a_stray_nboard_line_is_reported_as_such() {
     assert_eq!(code, Some(2), "{out}");
     assert!(
         out.contains(
-            "DEVIATION go sends only NBoard lines before ===: 'hello there' is not an NBoard line"
+            "note      go sends only NBoard lines before ===: 'hello there' skipped (not NBoard lines)"
         ),
         "{out}"
     );
@@ -138,7 +139,7 @@ fn a_stray_nboard_line_is_reported_as_such() {
         "{out}"
     );
     assert!(
-        out.contains("DEVIATION go after a record ending in a pass sends only NBoard lines"),
+        out.contains("note      go after a record ending in a pass sends only NBoard lines"),
         "{out}"
     );
 }

@@ -140,6 +140,29 @@ fn check_foreign(proto: &str, mode: &str, at: u32, reason: &str, extra: &[&str])
     no_leftover(&command);
 }
 
+/// An NBoard engine with NTest's habits (`go` refused until `set depth`, banners and
+/// `>> Abort round!!!` after a ping mid-search, see tests/engines/ntest_like.py) plays
+/// whole games under a clock and under a move time: the referee sends a maximum depth
+/// and skips the lines it does not know, as the NBoard GUI does.
+#[test]
+fn an_nboard_engine_with_ntests_habits_plays_under_a_clock() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/ntest_like.py");
+    let command = format!("cmd=python3 {script} {ARBOR} nboard --hash 16");
+    for control in [["--tc", "3"], ["--movetime", "150"]] {
+        let outcome = run_match_with(&[&command, "proto=nboard"], &control);
+        let games: Vec<&str> = outcome
+            .stdout
+            .lines()
+            .filter(|line| line.starts_with("game "))
+            .collect();
+        assert_eq!(games.len(), 2, "{control:?}: {}", outcome.stdout);
+        for game in games {
+            assert!(game.contains("(over "), "{control:?}: {game}");
+        }
+    }
+    no_leftover(script);
+}
+
 #[test]
 fn misbehaving_nboard_gtp_and_gomocup_engines_lose() {
     for proto in ["nboard", "gtp", "gomocup"] {
@@ -152,7 +175,14 @@ fn misbehaving_nboard_gtp_and_gomocup_engines_lose() {
         check_foreign(proto, "illegal", 2, illegal, &["--tc", "5"]);
         check_foreign(proto, "silent", 2, "lost on time", &["--movetime", "300"]);
         check_foreign(proto, "flood", 2, "lost on time", &["--movetime", "300"]);
-        check_foreign(proto, "garbage", 2, "protocol error", &["--tc", "5"]);
+        // NBoard GUIs skip lines they do not know (NTest prints `>> Abort round!!!`), so
+        // a line that is not a move only leaves the move unanswered.
+        let garbage = if proto == "nboard" {
+            "lost on time"
+        } else {
+            "protocol error"
+        };
+        check_foreign(proto, "garbage", 2, garbage, &["--tc", "5"]);
     }
 }
 

@@ -58,6 +58,13 @@ impl Checker<'_> {
         }
     }
 
+    /// A line that is neither a check nor a deviation: something a GUI tolerates.
+    fn note(&mut self, check: &str, text: &str) {
+        if let Err(error) = writeln!(self.out, "note      {check}: {text}") {
+            self.write_error.get_or_insert(error);
+        }
+    }
+
     fn send(&mut self, line: &str) -> Result<(), Gone> {
         Ok(self.process.send(line)?)
     }
@@ -795,6 +802,12 @@ fn nboard(checker: &mut Checker) -> Result<(), Gone> {
     Ok(())
 }
 
+/// A `status` line saying the engine is at work (`thinking`, NTest's `Analyzing`).
+fn busy_status(line: &str) -> bool {
+    let text = line.to_ascii_lowercase();
+    text.contains("thinking") || text.contains("analyzing")
+}
+
 /// Whether NBoard allows `line` from an engine at any time (not a move, not a pong).
 fn nboard_line(line: &str) -> bool {
     let word = line.split_whitespace().next().unwrap_or("");
@@ -804,15 +817,13 @@ fn nboard_line(line: &str) -> bool {
     )
 }
 
-/// A deviation for lines NBoard does not allow, if any came.
+/// A note for lines NBoard does not define, if any came: the GUI (and `arbor match`)
+/// skips them, so they are not deviations (NTest prints banners and `>> Abort round!!!`).
 fn stray_lines(checker: &mut Checker, check: &str, stray: &[String]) {
     if !stray.is_empty() {
-        checker.report(
+        checker.note(
             check,
-            Err(format!(
-                "{} is not an NBoard line",
-                quote(&stray.join(" | "))
-            )),
+            &format!("{} skipped (not NBoard lines)", quote(&stray.join(" | "))),
         );
     }
 }
@@ -868,6 +879,8 @@ fn nboard_go(checker: &mut Checker, what: &str) -> Result<Option<String>, Gone> 
                 Ok(())
             }
             [_] => Ok(()),
+            // No eval (NTest's `C1//0.00`): the GUI shows none.
+            [_, time] if answer.contains("//") && time.parse::<f64>().is_ok() => Ok(()),
             _ => Err(format!("{} is not move/eval/time", quote(&answer))),
         },
     );
@@ -888,8 +901,9 @@ fn nboard_hint(checker: &mut Checker, check: &str) -> Result<(), Gone> {
                 return Err(gone);
             }
         };
-        // The hint is over at an empty status (arbor) or one that is not thinking (Edax).
-        if line.starts_with("status") && !line.contains("thinking") {
+        // The hint is over at an empty status (arbor, NTest) or one that is not thinking
+        // (Edax); NTest opens it with `status Analyzing`.
+        if line.starts_with("status") && !busy_status(&line) {
             break;
         }
         if line.starts_with("search ") {
@@ -917,7 +931,7 @@ fn nboard_analyze(checker: &mut Checker) -> Result<(), Gone> {
     let mut bad = Vec::new();
     loop {
         let line = checker.recv(deadline)?;
-        if line.starts_with("status") && !line.contains("thinking") {
+        if line.starts_with("status") && !busy_status(&line) {
             break;
         }
         if line.starts_with("analysis") {
@@ -994,19 +1008,26 @@ fn nboard_ping_busy(checker: &mut Checker, n: u32, check: &str) -> Result<(), Go
 fn nboard_ping(checker: &mut Checker, n: u32, check: &str) -> Result<(), Gone> {
     checker.send(&format!("ping {n}"))?;
     let deadline = Instant::now() + QUICK;
-    let mut stray = Vec::new();
+    // NBoard lines out of place are deviations; lines NBoard does not define are skipped.
+    let (mut stray, mut unknown) = (Vec::new(), Vec::new());
     let mut named = false;
     loop {
         let line = checker.recv(deadline)?;
         if line == format!("pong {n}") {
             break;
         }
+        if line.trim().is_empty() {
+            continue;
+        }
         if let Some(name) = line.strip_prefix("set myname ") {
             named |= !name.trim().is_empty();
+        } else if !nboard_line(&line) && !line.starts_with("===") && !line.starts_with("pong") {
+            unknown.push(line);
         } else if !line.starts_with("status") && !line.starts_with("nodestats") {
             stray.push(line);
         }
     }
+    stray_lines(checker, check, &unknown);
     if n == 1 {
         let named = if named {
             Ok(())

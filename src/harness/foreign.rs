@@ -63,12 +63,21 @@ impl Proto {
         matches!(self, Proto::Native | Proto::Gomocup)
     }
 
-    /// Refuses `threads=N` for a protocol that cannot say it.
-    pub fn check_threads(self, threads: Option<usize>) -> Result<(), String> {
-        match threads {
-            Some(_) if !self.has_threads() => Err(format!(
+    /// Refuses `threads=N` for a protocol that cannot say it, and `depth=N` for one other
+    /// than NBoard.
+    pub fn check_options(
+        self,
+        threads: Option<usize>,
+        max_depth: Option<u32>,
+    ) -> Result<(), String> {
+        match (threads, max_depth) {
+            (Some(_), _) if !self.has_threads() => Err(format!(
                 "proto={} has no thread count to send: give it on the engine's command line (arbor {} --threads N)",
                 self.name(),
+                self.name()
+            )),
+            (_, Some(_)) if self != Proto::Nboard => Err(format!(
+                "depth= is NBoard's maximum depth: proto={} takes --depth for the whole match",
                 self.name()
             )),
             _ => Ok(()),
@@ -145,7 +154,8 @@ fn board_size(variant: Variant) -> usize {
 }
 
 /// Starts an engine in its protocol for games of `variant` under `control`, asking for
-/// `threads` search threads where the protocol can (see [`Proto::has_threads`]).
+/// `threads` search threads where the protocol can (see [`Proto::has_threads`]); an
+/// NBoard engine gets `max_depth` (or 60) as its depth under a clock.
 pub fn start(
     name: &str,
     command: &str,
@@ -153,11 +163,12 @@ pub fn start(
     variant: Variant,
     control: TimeControl,
     threads: Option<usize>,
+    max_depth: Option<u32>,
 ) -> Result<Box<dyn EngineDriver>, String> {
-    proto.check_threads(threads)?;
+    proto.check_options(threads, max_depth)?;
     Ok(match proto {
         Proto::Native => Box::new(NativeEngine::start(name, command, threads)?),
-        Proto::Nboard => Box::new(NboardEngine::start(name, command, control)?),
+        Proto::Nboard => Box::new(NboardEngine::start(name, command, control, max_depth)?),
         Proto::Gtp => Box::new(GtpEngine::start(name, command, variant, control)?),
         Proto::Gomocup => Box::new(GomocupEngine::start(
             name, command, variant, control, threads,
@@ -195,18 +206,34 @@ fn nboard_move_time(request: GoRequest) -> Option<Duration> {
 /// `go` answered by `=== move/eval/time`, `move` for every move played.
 pub struct NboardEngine {
     process: Process,
-    depth: Option<u32>,
+    /// Sent as `set depth` at the start.
+    depth: u32,
+    /// The match clock (base, increment), told in the record's `TI[]` as the GUI does.
+    clock: Option<(Duration, Duration)>,
     pings: u32,
 }
 
 impl NboardEngine {
-    fn start(name: &str, command: &str, control: TimeControl) -> Result<NboardEngine, String> {
+    fn start(
+        name: &str,
+        command: &str,
+        control: TimeControl,
+        max_depth: Option<u32>,
+    ) -> Result<NboardEngine, String> {
+        // As the GUI: a depth always (NTest refuses `go` without one), the match's under
+        // `--depth`, else the user's maximum, the ping stopping the engine in time.
+        let depth = match control {
+            TimeControl::Depth(depth) => depth,
+            _ => max_depth.unwrap_or(crate::bounds::MAX_LEVEL),
+        };
+        let clock = match control {
+            TimeControl::Clock { base, inc } => Some((base, inc)),
+            _ => None,
+        };
         let mut engine = NboardEngine {
             process: Process::start(name, command)?,
-            depth: match control {
-                TimeControl::Depth(depth) => Some(depth),
-                _ => None,
-            },
+            depth,
+            clock,
             pings: 0,
         };
         engine
@@ -219,18 +246,18 @@ impl NboardEngine {
     /// `nboard` (arbor) or at `set depth` (Edax); anything may come before the `pong`.
     fn handshake(&mut self) -> Result<(), EngineFailure> {
         self.process.send("nboard 2")?;
-        if let Some(depth) = self.depth {
-            self.process
-                .send(&format!("set depth {}", depth.clamp(1, 60)))?;
-        }
+        self.process
+            .send(&format!("set depth {}", self.depth.clamp(1, 60)))?;
         self.sync(true)
     }
 
-    /// Lines NBoard engines may send at any time; anything else is an error.
-    fn expected(&mut self, line: &str, waiting: &str) -> Result<(), EngineFailure> {
+    /// Lines NBoard engines send besides the answer waited for: the GUI ignores what it
+    /// does not know (NTest's `>> Abort round!!!` after a ping, banners), so they are
+    /// logged and skipped.
+    fn skip(&self, line: &str, waiting: &str) {
         let word = line.split_whitespace().next().unwrap_or("");
         // A `pong` may answer the ping that stopped an earlier move.
-        if matches!(
+        let known = matches!(
             word,
             "" | "status"
                 | "nodestats"
@@ -240,11 +267,14 @@ impl NboardEngine {
                 | "analysis"
                 | "set"
                 | "pong"
-        ) {
-            return Ok(());
+        );
+        if !known {
+            log::info!(
+                "{}: skipped {} while waiting for {waiting}",
+                self.process.name(),
+                quote(line)
+            );
         }
-        let message = format!("{} while waiting for {waiting}", quote(line));
-        Err(self.process.violation(message))
     }
 
     /// `ping n`, answered `pong n` once the engine has done everything before it; only
@@ -259,8 +289,8 @@ impl NboardEngine {
             if line.trim() == expected {
                 return Ok(());
             }
-            if !lenient && !line.starts_with("pong") {
-                self.expected(&line, &expected)?;
+            if !lenient {
+                self.skip(&line, &expected);
             }
         }
     }
@@ -275,8 +305,9 @@ impl NboardEngine {
         self.process.send(&format!("move {name}"))
     }
 
-    /// The game as GGF: the start (or the opening board) and the opening's moves.
-    fn ggf(setup: &Setup) -> String {
+    /// The game as GGF: the start (or the opening board), the clock (`TI[base/inc]` in
+    /// whole seconds, as GGF writes it) and the opening's moves.
+    fn ggf(setup: &Setup, clock: Option<(Duration, Duration)>) -> String {
         let (cells, side, moves) = match setup {
             Setup::Moves(moves) => (
                 "---------------------------O*------*O---------------------------".to_string(),
@@ -295,7 +326,11 @@ impl NboardEngine {
             }
         };
         let mut colour = if side == '*' { 'B' } else { 'W' };
-        let mut text = format!("(;GM[Othello]PC[arbor match]TY[8]BO[8 {cells} {side}]");
+        let time = clock.map_or(String::new(), |(base, inc)| match inc.as_secs() {
+            0 => format!("TI[{}]", base.as_secs().max(1)),
+            inc => format!("TI[{}/{inc}]", base.as_secs().max(1)),
+        });
+        let mut text = format!("(;GM[Othello]PC[arbor match]{time}TY[8]BO[8 {cells} {side}]");
         for mv in moves {
             let name = if mv == "pass" {
                 "PA".to_string()
@@ -316,8 +351,10 @@ impl EngineDriver for NboardEngine {
     }
 
     fn new_game(&mut self, _game: &str, setup: &Setup) -> Result<(), EngineFailure> {
-        self.process
-            .send(&format!("set game {}", NboardEngine::ggf(setup)))?;
+        self.process.send(&format!(
+            "set game {}",
+            NboardEngine::ggf(setup, self.clock)
+        ))?;
         self.sync(false)
     }
 
@@ -367,7 +404,7 @@ impl EngineDriver for NboardEngine {
                 self.tell(&name)?;
                 return Ok(name);
             }
-            self.expected(&line, "===")?;
+            self.skip(&line, "===");
         }
     }
 
@@ -755,13 +792,27 @@ mod tests {
         );
         assert_eq!(Proto::parse("GTP"), Ok(Proto::Gtp));
         assert!(Proto::parse("uci").is_err());
+        // threads= where a protocol can send it, depth= for NBoard only.
+        assert!(Proto::Native.check_options(Some(2), None).is_ok());
+        assert!(Proto::Nboard.check_options(Some(2), None).is_err());
+        assert!(Proto::Nboard.check_options(None, Some(20)).is_ok());
+        for proto in [Proto::Native, Proto::Gtp, Proto::Gomocup] {
+            let refused = proto.check_options(None, Some(20)).unwrap_err();
+            assert!(refused.contains("depth= is NBoard's"), "{refused}");
+        }
     }
 
     #[test]
     fn ggf_and_seconds() {
-        let ggf = NboardEngine::ggf(&Setup::Moves(vec!["f5".into(), "d6".into()]));
+        let ggf = NboardEngine::ggf(&Setup::Moves(vec!["f5".into(), "d6".into()]), None);
         assert!(ggf.ends_with("*]B[F5]W[D6];)"), "{ggf}");
-        let ggf = NboardEngine::ggf(&Setup::Board(format!("X{} O", "-".repeat(63))));
+        assert!(!ggf.contains("TI["), "{ggf}");
+        let clock = Some((Duration::from_secs(300), Duration::from_secs(2)));
+        let ggf = NboardEngine::ggf(&Setup::Moves(Vec::new()), clock);
+        assert!(ggf.contains("]TI[300/2]TY[8]"), "{ggf}");
+        let clock = Some((Duration::from_secs(10), Duration::ZERO));
+        assert!(NboardEngine::ggf(&Setup::Moves(Vec::new()), clock).contains("TI[10]"));
+        let ggf = NboardEngine::ggf(&Setup::Board(format!("X{} O", "-".repeat(63))), None);
         assert!(
             ggf.contains(&format!("BO[8 *{} O]", "-".repeat(63))),
             "{ggf}"

@@ -36,6 +36,9 @@ pub struct EngineSpec {
     /// Search threads to ask for at the start of each game (`threads=N`): native engines
     /// get `set threads N`, Gomocup brains `INFO thread_num N`; `None` asks for nothing.
     pub threads: Option<usize>,
+    /// NBoard engines: the depth sent as `set depth N` under a clock or move time (`depth=N`),
+    /// as the NBoard GUI sends its user's maximum depth; `None`: the most, 60.
+    pub max_depth: Option<u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -255,7 +258,7 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standi
         engine
             .proto
             .check(config.variant, config.control, &config.openings)
-            .and_then(|()| engine.proto.check_threads(engine.threads))
+            .and_then(|()| engine.proto.check_options(engine.threads, engine.max_depth))
             .map_err(|e| format!("engine {}: {e}", crate::text::quote(&engine.name)))?;
         if config.engines[..index]
             .iter()
@@ -413,6 +416,7 @@ fn play_job(config: &MatchConfig, spec: &str, job: &Job) -> Played {
             config.variant,
             config.control,
             engine.threads,
+            engine.max_depth,
         )
     };
     let record = match (start(job.black), start(job.white)) {
