@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use crate::engine::events::{self, Arrival, Flow, Frontend};
 use crate::engine::input::InputLine;
 use crate::engine::job::JobKind;
-use crate::engine::output::Output;
+use crate::engine::output::Replies;
 use crate::engine::{Engine, Finished, Settings};
 use crate::game::Side;
 use crate::game::variant::Variant;
@@ -63,7 +63,7 @@ pub fn play(
     };
     let (mut engine, receiver) = Engine::new(&core_settings)?;
     let mut terminal = Terminal {
-        out: Output::new(output),
+        out: Replies::new(output),
         settings,
         engine_left: settings.engine_time,
         engine_used: Duration::ZERO,
@@ -96,7 +96,7 @@ const HELP: &str = "a move (d3, or x,y such as 3,2; pass when you have none), mo
 hint (the engine's suggestion), undo (back to your previous turn), quit";
 
 struct Terminal {
-    out: Output,
+    out: Replies,
     settings: PlaySettings,
     engine_left: Option<Duration>,
     engine_used: Duration,
@@ -173,7 +173,7 @@ impl Terminal {
 }
 
 impl Frontend for Terminal {
-    fn output(&mut self) -> &mut Output {
+    fn output(&mut self) -> &mut Replies {
         &mut self.out
     }
 

@@ -10,7 +10,7 @@ use std::thread;
 use std::time::Instant;
 
 use super::input::{InputLine, read_line_capped};
-use super::output::Output;
+use super::output::Replies;
 use super::{Engine, Finished};
 use crate::search::report::Report;
 
@@ -68,7 +68,7 @@ pub trait Frontend {
         Flow::Continue
     }
     /// Where the replies go: the loop ends the session when a write to it fails.
-    fn output(&mut self) -> &mut Output;
+    fn output(&mut self) -> &mut Replies;
 }
 
 /// Credits for lines in flight between the reader and the loop.

@@ -5,15 +5,15 @@
 
 use std::io::{self, Write};
 
-pub struct Output {
+pub struct Replies {
     /// `None` once closed (Gomocup's `END`) or failed: nothing more is written.
     sink: Option<Box<dyn Write + Send>>,
     error: Option<io::Error>,
 }
 
-impl Output {
-    pub fn new(sink: impl Write + Send + 'static) -> Output {
-        Output {
+impl Replies {
+    pub fn new(sink: impl Write + Send + 'static) -> Replies {
+        Replies {
             sink: Some(Box::new(sink)),
             error: None,
         }
@@ -111,7 +111,7 @@ mod tests {
 
     #[test]
     fn the_first_failure_is_kept_and_nothing_more_is_written() {
-        let mut out = Output::new(Full { budget: 3 });
+        let mut out = Replies::new(Full { budget: 3 });
         out.line("ok");
         assert!(out.take_error().is_none());
         out.line("this fails");

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use crate::bounds::MAX_THREADS;
 use crate::engine::events::{self, Arrival, Flow, Frontend};
 use crate::engine::input::InputLine;
-use crate::engine::output::Output;
+use crate::engine::output::Replies;
 use crate::engine::{DEFAULT_HASH_MB, Engine, Finished, Settings};
 use crate::game::gomoku::{Config, MAX_SIZE, MIN_SIZE, Opening};
 use crate::game::variant::Variant;
@@ -57,7 +57,7 @@ fn run_with(
     overhead: Duration,
     threads: usize,
 ) -> io::Result<()> {
-    let mut brain = Brain::new(Output::new(output));
+    let mut brain = Brain::new(Replies::new(output));
     let settings = Settings {
         variant: Variant::KInRow(Config::gomoku(15, false, Opening::Free)),
         player,
@@ -239,7 +239,7 @@ impl BoardInput {
 }
 
 struct Brain {
-    out: Output,
+    out: Replies,
     /// Whether a `START` has set up a game.
     started: bool,
     /// Exact five (`INFO rule 1`) for the next game.
@@ -255,7 +255,7 @@ struct Brain {
 }
 
 impl Brain {
-    fn new(out: Output) -> Brain {
+    fn new(out: Replies) -> Brain {
         Brain {
             out,
             started: false,
@@ -673,7 +673,7 @@ impl Brain {
 }
 
 impl Frontend for Brain {
-    fn output(&mut self) -> &mut Output {
+    fn output(&mut self) -> &mut Replies {
         &mut self.out
     }
 
@@ -889,7 +889,7 @@ mod tests {
     #[test]
     fn info_thread_num_sets_the_threads_and_waits_for_a_move_in_progress() {
         let capture = Capture::default();
-        let mut brain = Brain::new(Output::new(capture.clone()));
+        let mut brain = Brain::new(Replies::new(capture.clone()));
         let (mut engine, events) = Engine::new(&Settings {
             variant: Variant::KInRow(Config::gomoku(15, false, Opening::Free)),
             hash_mb: 1,

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::engine::events::{self, Arrival, Flow, Frontend};
 use crate::engine::input::InputLine;
-use crate::engine::output::Output;
+use crate::engine::output::Replies;
 use crate::engine::{Engine, Finished, Settings};
 use crate::game::notation::format_point;
 use crate::game::variant::Variant;
@@ -81,7 +81,7 @@ pub fn run(
     };
     let (mut engine, receiver) = Engine::new(&settings)?;
     let mut gtp = Gtp {
-        out: Output::new(output),
+        out: Replies::new(output),
         game,
         plies: Vec::new(),
         clock: Clock::default(),
@@ -174,7 +174,7 @@ enum Job {
 }
 
 struct Gtp {
-    out: Output,
+    out: Replies,
     game: GameSpec,
     /// Plies each `play` or `genmove` added (a move, or a pass then a move), for `undo`.
     plies: Vec<usize>,
@@ -702,7 +702,7 @@ fn quarry_game(variant: Variant) -> &'static str {
 }
 
 impl Frontend for Gtp {
-    fn output(&mut self) -> &mut Output {
+    fn output(&mut self) -> &mut Replies {
         &mut self.out
     }
 

@@ -10,7 +10,7 @@ use crate::bounds;
 use crate::engine::events::{self, Arrival, Flow, Frontend};
 use crate::engine::input::InputLine;
 use crate::engine::job::JobKind;
-use crate::engine::output::Output;
+use crate::engine::output::Replies;
 use crate::engine::{Engine, Finished, Settings};
 use crate::game::variant::Variant;
 use crate::search::report::{Report, analysis_fields, report_fields, score_text};
@@ -26,7 +26,7 @@ pub fn run(
     settings: Settings,
 ) -> io::Result<()> {
     let mut native = Native {
-        out: Output::new(output),
+        out: Replies::new(output),
         job_id: None,
         quitting: false,
         json: false,
@@ -44,7 +44,7 @@ pub fn run(
 }
 
 struct Native {
-    out: Output,
+    out: Replies,
     /// The id of the command whose job is running.
     job_id: Option<u64>,
     quitting: bool,
@@ -164,7 +164,7 @@ impl Native {
 }
 
 impl Frontend for Native {
-    fn output(&mut self) -> &mut Output {
+    fn output(&mut self) -> &mut Replies {
         &mut self.out
     }
 
@@ -516,7 +516,7 @@ mod tests {
 
     fn native() -> Native {
         Native {
-            out: Output::new(Capture::default()),
+            out: Replies::new(Capture::default()),
             job_id: None,
             quitting: false,
             json: false,

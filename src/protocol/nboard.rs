@@ -16,7 +16,7 @@ use super::ggf;
 use crate::bounds;
 use crate::engine::events::{self, Arrival, Flow, Frontend};
 use crate::engine::input::InputLine;
-use crate::engine::output::Output;
+use crate::engine::output::Replies;
 use crate::engine::{AnalysisOptions, Engine, Finished, Settings};
 use crate::game::othello::Othello;
 use crate::game::roles::ScoreValue;
@@ -44,7 +44,7 @@ pub fn run(
     settings: Settings,
 ) -> io::Result<()> {
     let mut nboard = NBoard {
-        out: Output::new(output),
+        out: Replies::new(output),
         depth: None,
         job: None,
         cancelled: false,
@@ -83,7 +83,7 @@ enum Job {
 }
 
 struct NBoard {
-    out: Output,
+    out: Replies,
     /// `set depth`: the search depth for `go`, `hint` and `analyze`.
     depth: Option<u32>,
     job: Option<Job>,
@@ -459,7 +459,7 @@ fn final_margin(cells: &str, side: Side) -> i32 {
 }
 
 impl Frontend for NBoard {
-    fn output(&mut self) -> &mut Output {
+    fn output(&mut self) -> &mut Replies {
         &mut self.out
     }
 
