@@ -186,45 +186,31 @@ fn book_build_refuses_a_device() {
     let dir = scratch("book");
     let games = corpus(&dir);
     symlink("/dev/null", dir.join("null")).unwrap();
-    let output = arbor_in(
-        &dir,
-        &[
-            "book",
-            "build",
-            "--wthor",
-            text(&games),
-            "--out",
-            "null",
-            "--plies",
-            "4",
-            "--min-games",
-            "3",
-            "--depth",
-            "1",
-        ],
-    );
+    let build = |out: &str| {
+        arbor_in(
+            &dir,
+            &[
+                "book",
+                "build",
+                "--wthor",
+                text(&games),
+                "--out",
+                out,
+                "--plies",
+                "4",
+                "--min-games",
+                "3",
+                "--depth",
+                "1",
+            ],
+        )
+    };
     assert_refused(
-        &output,
+        &build("null"),
         &["null (a link to /dev/null) is a character device"],
     );
     // And a missing directory is found before the searches, not after.
-    let output = arbor_in(
-        &dir,
-        &[
-            "book",
-            "build",
-            "--wthor",
-            text(&games),
-            "--out",
-            "no/such.book",
-            "--plies",
-            "4",
-            "--min-games",
-            "3",
-            "--depth",
-            "1",
-        ],
-    );
+    let output = build("no/such.book");
     assert_refused(&output, &["no/such.book: the directory no does not exist"]);
     let _ = std::fs::remove_dir_all(&dir);
 }

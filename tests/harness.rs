@@ -150,15 +150,7 @@ fn an_nboard_engine_with_ntests_habits_plays_under_a_clock() {
     let command = format!("cmd=python3 {script} {ARBOR} nboard --hash 16");
     for control in [["--tc", "3"], ["--movetime", "150"]] {
         let outcome = run_match_with(&[&command, "proto=nboard"], &control);
-        let games: Vec<&str> = outcome
-            .stdout
-            .lines()
-            .filter(|line| line.starts_with("game "))
-            .collect();
-        assert_eq!(games.len(), 2, "{control:?}: {}", outcome.stdout);
-        for game in games {
-            assert!(game.contains("(over "), "{control:?}: {game}");
-        }
+        two_games_each(&outcome, &control.join(" "), "(over ");
     }
     no_leftover(script);
 }

@@ -391,20 +391,12 @@ fn idle_sockets_never_lock_out_a_page() {
     assert!(took < Duration::from_secs(5), "the page took {took:?}");
     // ... and so do its board and its event stream.
     let id = server.create("othello", json!({}));
-    let mut stream = TcpStream::connect(&server.address).unwrap();
-    stream
+    let mut events = open_stream(&server, &id);
+    events
+        .get_ref()
         .set_read_timeout(Some(Duration::from_secs(5)))
         .unwrap();
-    write!(
-        stream,
-        "GET /api/sessions/{id}/events HTTP/1.1\r\nHost: {}\r\n\r\n",
-        server.address
-    )
-    .unwrap();
-    let mut events = BufReader::new(stream);
     let mut line = String::new();
-    events.read_line(&mut line).unwrap();
-    assert!(line.starts_with("HTTP/1.1 200"), "{line}");
     while line != "event: state\n" {
         line.clear();
         assert!(events.read_line(&mut line).unwrap() > 0, "the stream ended");

@@ -173,7 +173,7 @@ impl Terminal {
 }
 
 impl Frontend for Terminal {
-    fn output(&mut self) -> &mut Replies {
+    fn replies(&mut self) -> &mut Replies {
         &mut self.out
     }
 

@@ -68,7 +68,7 @@ pub trait Frontend {
         Flow::Continue
     }
     /// Where the replies go: the loop ends the session when a write to it fails.
-    fn output(&mut self) -> &mut Replies;
+    fn replies(&mut self) -> &mut Replies;
 }
 
 /// Credits for lines in flight between the reader and the loop.
@@ -153,7 +153,7 @@ pub fn run<F: Frontend>(
 
 /// Checks the output after a front end has answered.
 fn written<F: Frontend>(frontend: &mut F) -> io::Result<()> {
-    frontend.output().take_error().map_or(Ok(()), Err)
+    frontend.replies().take_error().map_or(Ok(()), Err)
 }
 
 fn serve<F: Frontend>(

@@ -673,7 +673,7 @@ impl Brain {
 }
 
 impl Frontend for Brain {
-    fn output(&mut self) -> &mut Replies {
+    fn replies(&mut self) -> &mut Replies {
         &mut self.out
     }
 

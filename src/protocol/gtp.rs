@@ -702,7 +702,7 @@ fn quarry_game(variant: Variant) -> &'static str {
 }
 
 impl Frontend for Gtp {
-    fn output(&mut self) -> &mut Replies {
+    fn replies(&mut self) -> &mut Replies {
         &mut self.out
     }
 

@@ -164,7 +164,7 @@ impl Native {
 }
 
 impl Frontend for Native {
-    fn output(&mut self) -> &mut Replies {
+    fn replies(&mut self) -> &mut Replies {
         &mut self.out
     }
 

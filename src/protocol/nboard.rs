@@ -459,7 +459,7 @@ fn final_margin(cells: &str, side: Side) -> i32 {
 }
 
 impl Frontend for NBoard {
-    fn output(&mut self) -> &mut Replies {
+    fn replies(&mut self) -> &mut Replies {
         &mut self.out
     }
 
