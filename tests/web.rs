@@ -722,6 +722,13 @@ fn load_and_save_records() {
     assert_eq!(status, 200);
     assert!(text.contains("setup start moves f5 d6 c3"), "{text}");
 
+    // A record that leaves a forced pass out (as WTHOR's do): the pass is played.
+    let passed = "(;GM[Othello]PC[x]BO[8 *****O****O**O*O****-***O***O-*******O***********O****O*OOO-**-O *]B[f4]B[e3];)";
+    let state = server.ok("POST", &load, Some(json!({"ggf": passed})))["state"].clone();
+    assert_eq!(names(&state["history"]), ["f4", "pass", "e3"]);
+    let state = server.ok("POST", &load, Some(json!({"ggf": saved})))["state"].clone();
+    assert_eq!(names(&state["history"]), ["f5", "d6", "c3"]);
+
     // A bad record is refused and the game stays as it was.
     let (status, error) = server.refused("POST", &load, Some(json!({"ggf": "(;GM[Chess];)"})));
     assert_eq!(status, 400);

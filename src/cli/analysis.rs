@@ -15,8 +15,8 @@ use crate::bounds;
 use crate::engine::events::Event;
 use crate::engine::input::{InputLine, read_line_capped};
 use crate::engine::{AnalysisOptions, Engine, Finished, Settings};
+use crate::game::Side;
 use crate::game::variant::Variant;
-use crate::game::{Move, Side};
 use crate::protocol::json::ReportJson;
 use crate::search::report::Report;
 
@@ -338,13 +338,9 @@ impl Batch<'_> {
     }
 }
 
-/// Plays `name`, first a pass when the side to move has no other move and `name` is
-/// not one (game records such as WTHOR's leave forced passes out).
+/// Plays `name`, first a pass the record left out.
 fn play_filling_pass(engine: &mut Engine, name: &str) -> Result<(), String> {
-    if engine.legal_moves() == [Move::PASS] && engine.parse_move(name).is_ok_and(|mv| !mv.is_pass())
-    {
-        engine.play_move(Move::PASS)?;
-    }
+    engine.fill_left_out_pass(None, engine.parse_move(name).ok())?;
     engine.play(name).map(|_| ())
 }
 

@@ -4,6 +4,7 @@
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
+use crate::engine::clock::{ClockControl, GameClock};
 use crate::engine::events::{self, Arrival, Flow, Frontend};
 use crate::engine::input::InputLine;
 use crate::engine::job::JobKind;
@@ -65,12 +66,13 @@ pub fn play(
     let mut terminal = Terminal {
         out: Replies::new(output),
         settings,
-        engine_left: settings.engine_time,
-        engine_used: Duration::ZERO,
+        clock: GameClock::new(settings.engine_time.map(|base| ClockControl {
+            base,
+            inc: Duration::ZERO,
+        })),
         played: Vec::new(),
         changed: true,
         prompted: false,
-        thinking_since: Instant::now(),
         quit: false,
     };
     terminal.say(&format!(
@@ -98,15 +100,14 @@ hint (the engine's suggestion), undo (back to your previous turn), quit";
 struct Terminal {
     out: Replies,
     settings: PlaySettings,
-    engine_left: Option<Duration>,
-    engine_used: Duration,
+    /// The engine's clocks (a person's time is not kept).
+    clock: GameClock,
     /// Who made each move of the game and its name, for `undo` and the display.
     played: Vec<(Side, String)>,
     /// Whether the board must be shown again.
     changed: bool,
     /// Whether the person to move has been asked.
     prompted: bool,
-    thinking_since: Instant,
     /// Whether the person typed `quit` (rather than ending the input).
     quit: bool,
 }
@@ -234,15 +235,12 @@ impl Frontend for Terminal {
     fn finished(&mut self, engine: &mut Engine, finished: Finished) -> Flow {
         match finished {
             Finished::Played { name, result, .. } => {
-                let spent = self.thinking_since.elapsed();
-                self.engine_used += spent;
-                if let Some(left) = self.engine_left.as_mut() {
-                    *left = left.saturating_sub(spent);
-                }
+                let now = Instant::now();
+                let spent = self.clock.press(None, now);
                 let side = engine.side_to_move().opponent();
                 self.played.push((side, name.clone()));
                 self.changed = true;
-                let clock = self.engine_left.map_or(String::new(), |left| {
+                let clock = self.clock.left(side, now).map_or(String::new(), |left| {
                     format!(", {:.1} s left", left.as_secs_f64())
                 });
                 // The score is the mover's, from before its move.
@@ -261,6 +259,7 @@ impl Frontend for Terminal {
                 message,
             } => self.say(&format!("no hint: {message}")),
             Finished::Failed { message, .. } => {
+                self.clock.halt(Instant::now());
                 self.say(&format!("engine error: {message}"));
                 let side = engine.side_to_move();
                 match engine.play_fallback() {
@@ -295,19 +294,24 @@ impl Frontend for Terminal {
             let details = details.split_once(' ').map_or("", |(_, rest)| rest);
             self.say(&format!(
                 "game over: {result} ({details}); the engine used {:.1} s",
-                self.engine_used.as_secs_f64()
+                Side::BOTH
+                    .iter()
+                    .map(|&side| self.clock.used(side, Instant::now()))
+                    .sum::<Duration>()
+                    .as_secs_f64()
             ));
             return Flow::Exit;
         }
         let side = engine.side_to_move();
         if !self.settings.humans[side.index()] {
+            let now = Instant::now();
+            self.clock.start(side, now);
             let limits = Limits {
-                time: self.engine_left,
+                time: self.clock.left(side, now),
                 depth: self.settings.depth,
                 ..Limits::default()
             };
-            self.thinking_since = Instant::now();
-            if let Err(error) = engine.go(limits, self.thinking_since, true) {
+            if let Err(error) = engine.go(limits, now, true) {
                 self.say(&error);
                 return Flow::Exit;
             }

@@ -15,7 +15,7 @@ use crate::engine::events::Event;
 use crate::engine::{AnalysisOptions, Engine, Finished, Settings};
 use crate::game::roles::{ScoreValue, SearchGame};
 use crate::game::variant::{GameVisitor, Variant};
-use crate::game::{Move, Side};
+use crate::game::{Move, Side, fill_left_out_pass};
 use crate::protocol::ggf;
 use crate::search::report::{Report, score_text};
 
@@ -149,12 +149,9 @@ pub fn check_moves(record: &Record) -> Result<(), String> {
             }
             let mut legal = Vec::new();
             for (index, name) in self.0.moves.iter().enumerate() {
+                let next = game.parse_move(name).ok();
+                fill_left_out_pass(&mut game, None, next);
                 game.generate_moves(&mut legal);
-                // Records such as WTHOR's leave forced passes out.
-                if legal == [Move::PASS] && game.parse_move(name).is_ok_and(|mv| !mv.is_pass()) {
-                    game.make(Move::PASS);
-                    game.generate_moves(&mut legal);
-                }
                 if game.outcome().is_some() {
                     return Err(format!(
                         "move {} ({name}): the game is already over",
@@ -271,12 +268,7 @@ pub fn review(
     }
     let mut reviews = Vec::with_capacity(record.moves.len());
     for (index, name) in record.moves.iter().enumerate() {
-        // Records such as WTHOR's leave forced passes out.
-        if engine.legal_moves() == [Move::PASS]
-            && engine.parse_move(name).is_ok_and(|mv| !mv.is_pass())
-        {
-            engine.play_move(Move::PASS)?;
-        }
+        engine.fill_left_out_pass(None, engine.parse_move(name).ok())?;
         if engine.outcome().is_some() {
             return Err(format!(
                 "move {} ({name}): the game is already over",

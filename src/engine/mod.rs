@@ -8,6 +8,7 @@
 
 #[cfg(test)]
 pub(crate) mod capture;
+pub mod clock;
 pub mod events;
 pub mod input;
 pub mod job;
@@ -204,6 +205,21 @@ impl Engine {
         self.ensure_idle()?;
         let mv = self.session.legal_move(text)?;
         self.session.play(mv)
+    }
+
+    /// Plays the pass a record left out before its move `next` (by `side`, where the
+    /// record names colours; see [`crate::game::pass_left_out`]); returns whether it did.
+    pub fn fill_left_out_pass(
+        &mut self,
+        side: Option<Side>,
+        next: Option<Move>,
+    ) -> Result<bool, String> {
+        let left_out =
+            crate::game::pass_left_out(&self.legal_moves(), self.side_to_move(), side, next);
+        if left_out {
+            self.play_move(Move::PASS)?;
+        }
+        Ok(left_out)
     }
 
     /// Parses a move name (syntax and board bounds, not legality).
@@ -569,6 +585,11 @@ impl Engine {
     }
 
     /// Plays a legal move without searching (an arena's answer when a job failed).
+    /// The first legal move the search would consider: an answer when a job failed.
+    pub fn fallback_move(&self) -> Option<Move> {
+        self.session.fallback_move()
+    }
+
     pub fn play_fallback(&mut self) -> Result<String, String> {
         self.ensure_idle()?;
         let mv = self.session.fallback_move().ok_or("no legal move")?;

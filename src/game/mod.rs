@@ -117,6 +117,35 @@ impl fmt::Display for GameError {
 
 impl std::error::Error for GameError {}
 
+/// Whether a record left out a forced pass before its move `next`: the side to move has
+/// only a pass, and `next` is the other side's (`side`, where the record names colours)
+/// or, without colours, a move rather than a pass. WTHOR's records, Quarry and the NBoard
+/// GUI leave these passes out; everything that replays a record asks here.
+pub fn pass_left_out(
+    legal: &[Move],
+    to_move: Side,
+    side: Option<Side>,
+    next: Option<Move>,
+) -> bool {
+    legal == [Move::PASS]
+        && match side {
+            Some(side) => side != to_move,
+            None => next.is_some_and(|mv| !mv.is_pass()),
+        }
+}
+
+/// Plays the pass a record left out before `next` (see [`pass_left_out`]); returns
+/// whether it did.
+pub fn fill_left_out_pass<G: Game>(game: &mut G, side: Option<Side>, next: Option<Move>) -> bool {
+    let mut legal = Vec::new();
+    game.generate_moves(&mut legal);
+    let left_out = pass_left_out(&legal, game.side_to_move(), side, next);
+    if left_out {
+        game.make(Move::PASS);
+    }
+    left_out
+}
+
 /// A two-player perfect-information game, as seen by everything outside the game module.
 ///
 /// Move lists are reusable buffers: `generate_moves` clears and fills one without
@@ -189,5 +218,31 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// override this with a faster walk; the default is the plain make/unmake one.
     fn perft(&mut self, depth: u32) -> u64 {
         perft::perft_generic(self, depth)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pass_is_left_out_only_before_the_other_sides_move() {
+        let d3 = Some(Move::new(19));
+        let pass = [Move::PASS];
+        let black = Side::Black;
+        // Without colours: a move where only a pass is legal.
+        assert!(pass_left_out(&pass, black, None, d3));
+        assert!(!pass_left_out(&pass, black, None, Some(Move::PASS)));
+        assert!(!pass_left_out(&pass, black, None, None));
+        assert!(!pass_left_out(&[Move::new(19)], black, None, d3));
+        // With colours: the other side's move, whatever it is.
+        assert!(pass_left_out(&pass, black, Some(Side::White), None));
+        assert!(!pass_left_out(&pass, black, Some(black), d3));
+        assert!(!pass_left_out(
+            &[Move::PASS, Move::new(19)],
+            black,
+            Some(Side::White),
+            d3
+        ));
     }
 }

@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use super::engine::{EngineDriver, EngineFailure, GoRequest, Setup};
+use crate::engine::clock::{ClockControl, GameClock};
 use crate::game::{Game, Move, Side};
 
 /// How long each side may think.
@@ -88,10 +89,10 @@ pub fn play_game<G: Game>(
             );
         }
     }
-    let mut clocks = match control {
-        TimeControl::Clock { base, .. } => [base; 2],
-        _ => [Duration::MAX; 2],
-    };
+    let mut clock = GameClock::new(match control {
+        TimeControl::Clock { base, inc } => Some(ClockControl { base, inc }),
+        _ => None,
+    });
     loop {
         if let Some(outcome) = game.outcome() {
             record.winner = outcome.winner;
@@ -105,21 +106,24 @@ pub fn play_game<G: Game>(
         }
         let side = game.side_to_move();
         let index = side.index();
+        let started = Instant::now();
+        clock.start(side, started);
         let (request, deadline_after) = match control {
             TimeControl::Clock { inc, .. } => (
                 GoRequest::Clock {
-                    left: clocks[index],
+                    left: clock.left(side, started).unwrap_or_default(),
                     inc,
                 },
-                clocks[index] + TIME_TOLERANCE,
+                clock
+                    .allowance(side, started, TIME_TOLERANCE)
+                    .unwrap_or_default(),
             ),
             TimeControl::MoveTime(time) => (GoRequest::MoveTime(time), time + TIME_TOLERANCE),
             TimeControl::Depth(depth) => (GoRequest::Depth(depth), UNTIMED_DEADLINE),
             TimeControl::Nodes(nodes) => (GoRequest::Nodes(nodes), UNTIMED_DEADLINE),
         };
-        let started = Instant::now();
         let reply = engines[index].go(request, started + deadline_after);
-        let elapsed = started.elapsed();
+        let elapsed = clock.press(None, Instant::now());
         record.used[index] += elapsed;
         let text = match reply {
             Ok(text) => text,
@@ -142,9 +146,6 @@ pub fn play_game<G: Game>(
         };
         if elapsed > deadline_after {
             return forfeit(record, side, Ending::TimeForfeit(side), forfeit_score);
-        }
-        if let TimeControl::Clock { inc, .. } = control {
-            clocks[index] = clocks[index].saturating_sub(elapsed) + inc;
         }
         let mv = match game.parse_move(&text) {
             Ok(mv) if game.is_legal(mv) => mv,

@@ -389,15 +389,11 @@ impl Gtp {
         if engine.outcome().is_some() {
             return Err("the game is over".to_string());
         }
-        if engine.side_to_move() == side {
-            return Ok(0);
+        let passes = usize::from(engine.fill_left_out_pass(Some(side), None)?);
+        if engine.side_to_move() != side {
+            return Err(format!("{} is to move", colour_name(engine.side_to_move())));
         }
-        let moves = engine.legal_moves();
-        if moves.len() == 1 && engine.field_index(moves[0]).is_none() {
-            engine.play_move(moves[0])?;
-            return Ok(1);
-        }
-        Err(format!("{} is to move", colour_name(engine.side_to_move())))
+        Ok(passes)
     }
 
     fn play(&mut self, engine: &mut Engine, args: &[String]) -> Result<String, String> {

@@ -21,7 +21,7 @@ use crate::engine::{AnalysisOptions, Engine, Finished, Settings};
 use crate::game::othello::Othello;
 use crate::game::roles::ScoreValue;
 use crate::game::variant::Variant;
-use crate::game::{Game, Move, Side};
+use crate::game::{Game, Move, Side, fill_left_out_pass};
 use crate::limits::Limits;
 use crate::search::report::{Line, Report};
 use crate::search::tt::Bound;
@@ -96,7 +96,7 @@ struct NBoard {
     /// The move the last `go` answered, not played until the GUI plays it with `move`.
     pending: Option<Move>,
     /// The running hint's last line for each move: a line is sent again only changed.
-    shown: Vec<String>,
+    shown: Vec<SearchLine>,
 }
 
 /// An evaluation in discs for the side to move, as the GUI parses it (no exponent, no NaN).
@@ -270,22 +270,25 @@ impl NBoard {
         scratch
             .set_board(&game.cells, game.side)
             .map_err(|e| e.to_string())?;
-        replay(&game, |name| {
+        for (side, name) in &game.moves {
             let mv = scratch.parse_move(name).map_err(|e| e.to_string())?;
+            // The GUI leaves forced passes out: the next move is the other colour's.
+            fill_left_out_pass(&mut scratch, Some(*side), Some(mv));
+            let to_move = scratch.side_to_move();
+            if *side != to_move {
+                return Err(format!("{to_move} to move, not {side}: {name}"));
+            }
             if !scratch.is_legal(mv) {
-                return Err(format!(
-                    "illegal move {name} for {}",
-                    scratch.side_to_move()
-                ));
+                return Err(format!("illegal move {name} for {to_move}"));
             }
             scratch.make(mv);
-            Ok(scratch.side_to_move())
-        })?;
+        }
         engine.set_board(&game.cells, game.side)?;
-        replay(&game, |name| {
+        for (side, name) in &game.moves {
+            engine.fill_left_out_pass(Some(*side), None)?;
             engine.play(name)?;
-            Ok(engine.side_to_move())
-        })
+        }
+        Ok(())
     }
 
     /// Starts `go` (the move is chosen, not played); a game without a move to search gets
@@ -342,7 +345,11 @@ impl NBoard {
         let mut at = at;
         loop {
             if engine.outcome().is_some() {
-                let margin = final_margin(&engine.cells(), engine.side_to_move());
+                // The core's result is Black's; the GUI wants the mover's.
+                let margin = match engine.side_to_move() {
+                    Side::Black => engine.match_score(),
+                    Side::White => -engine.match_score(),
+                };
                 self.line(&format!(
                     "analysis {at} {}",
                     eval_text(ScoreValue::Margin(margin))
@@ -382,12 +389,12 @@ impl NBoard {
     /// searched at, but a solver's bound: NBoard would show it as the move's proven value
     /// (`100%`) and has no way to say that it is only a bound (an analysis's solved moves
     /// past the hint's count, a solve cut short).
-    fn search_lines(engine: &Engine, report: &Report) -> Vec<String> {
+    fn search_lines(engine: &Engine, report: &Report) -> Vec<SearchLine> {
         report
             .lines
             .iter()
             .filter(|line| line.proof.is_none() || line.bound == Bound::Exact)
-            .filter_map(|line| NBoard::search_line(engine, line))
+            .filter_map(|line| SearchLine::new(engine, line))
             .collect()
     }
 
@@ -395,32 +402,17 @@ impl NBoard {
     /// iteration (or solve) once per move, not the whole report again.
     fn send_hints(&mut self, engine: &Engine, report: &Report) {
         for line in NBoard::search_lines(engine, report) {
-            // `search <pv> ...`: the first move is the pv's first two characters.
-            let first = &line[7..9];
-            match self.shown.iter().position(|shown| &shown[7..9] == first) {
+            match self
+                .shown
+                .iter()
+                .position(|shown| shown.first == line.first)
+            {
                 Some(at) if self.shown[at] == line => continue,
                 Some(at) => self.shown[at].clone_from(&line),
                 None => self.shown.push(line.clone()),
             }
-            self.line(&line);
+            self.line(&line.to_string());
         }
-    }
-
-    fn search_line(engine: &Engine, line: &Line) -> Option<String> {
-        let pv: String = engine
-            .line_names(&line.pv)
-            .iter()
-            .map(|name| nboard_move(name))
-            .collect();
-        if pv.is_empty() {
-            return None;
-        }
-        let depth = if line.proof.is_some() {
-            "100%".to_string()
-        } else {
-            line.depth.to_string()
-        };
-        Some(format!("search {pv} {} 0 {depth}", eval_text(line.score)))
     }
 
     fn nodestats(&mut self, fallback: u64, elapsed: Duration) {
@@ -429,33 +421,43 @@ impl NBoard {
     }
 }
 
-/// Plays a record's moves with `play` (which returns the side to move after the move); a
-/// pass the record leaves out (its next move is the other colour's) is played too, as
-/// the GUI does.
-fn replay(
-    game: &ggf::GgfGame,
-    mut play: impl FnMut(&str) -> Result<Side, String>,
-) -> Result<(), String> {
-    let mut to_move = game.side;
-    for (side, name) in &game.moves {
-        if *side != to_move && name != "pass" {
-            play("pass").map_err(|_| format!("{to_move} to move, not {side}: {name}"))?;
-        }
-        to_move = play(name).map_err(|error| format!("set game: {error}"))?;
-    }
-    Ok(())
+/// One line of a search as the GUI shows it: `search <pv> <eval> 0 <depth>`, the pv
+/// without spaces, the depth `100%` for an exact solve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct SearchLine {
+    first: Move,
+    pv: String,
+    eval: String,
+    depth: String,
 }
 
-/// The final margin of a finished 8x8 game for `side`: discs, the empties to the winner.
-fn final_margin(cells: &str, side: Side) -> i32 {
-    let count = |c| cells.bytes().filter(|&b| b == c).count() as i32;
-    let (black, white, empty) = (count(b'X'), count(b'O'), count(b'-'));
-    let margin = match black.cmp(&white) {
-        std::cmp::Ordering::Greater => black - white + empty,
-        std::cmp::Ordering::Less => black - white - empty,
-        std::cmp::Ordering::Equal => 0,
-    };
-    if side == Side::Black { margin } else { -margin }
+impl SearchLine {
+    /// `None` for a line without moves.
+    fn new(engine: &Engine, line: &Line) -> Option<SearchLine> {
+        let first = *line.pv.first()?;
+        let pv = engine
+            .line_names(&line.pv)
+            .iter()
+            .map(|name| nboard_move(name))
+            .collect();
+        let depth = if line.proof.is_some() {
+            "100%".to_string()
+        } else {
+            line.depth.to_string()
+        };
+        Some(SearchLine {
+            first,
+            pv,
+            eval: eval_text(line.score),
+            depth,
+        })
+    }
+}
+
+impl std::fmt::Display for SearchLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "search {} {} 0 {}", self.pv, self.eval, self.depth)
+    }
 }
 
 impl Frontend for NBoard {
@@ -506,16 +508,14 @@ impl Frontend for NBoard {
             Some(Job::Hint) => self.send_hints(engine, &report),
             Some(Job::Go { .. }) => {
                 if let Some(line) = NBoard::search_lines(engine, &report).first() {
-                    // `search <pv> <eval> 0 <depth>` read as `depth <depth>: <eval> <pv>`;
-                    // a depth-0 report is an opening book move.
-                    let words: Vec<&str> = line.split(' ').collect();
+                    // A depth-0 report is an opening book move.
+                    let SearchLine {
+                        pv, eval, depth, ..
+                    } = line;
                     if report.depth == 0 {
-                        self.line(&format!("status book: {} {}", words[2], words[1]));
+                        self.line(&format!("status book: {eval} {pv}"));
                     } else {
-                        self.line(&format!(
-                            "status depth {}: {} {}",
-                            words[4], words[2], words[1]
-                        ));
+                        self.line(&format!("status depth {depth}: {eval} {pv}"));
                     }
                 }
             }
@@ -550,7 +550,7 @@ impl Frontend for NBoard {
                 let best = report.lines.first();
                 (
                     best.and_then(|line| line.pv.first().copied())
-                        .or_else(|| engine.legal_moves().first().copied()),
+                        .or_else(|| engine.fallback_move()),
                     best.map(|line| eval_text(line.score)),
                     report.nodes,
                 )
@@ -573,7 +573,7 @@ impl Frontend for NBoard {
                     return Flow::Continue;
                 }
                 // A failed search still owes the GUI a legal move.
-                let Some(mv) = chosen.or_else(|| engine.legal_moves().first().copied()) else {
+                let Some(mv) = chosen.or_else(|| engine.fallback_move()) else {
                     log::error!("nboard: no legal move to answer go");
                     self.line("status");
                     return Flow::Continue;
@@ -661,29 +661,26 @@ mod tests {
             proof: None,
             depth: 7,
         });
+        let texts = |report: &Report| -> Vec<String> {
+            NBoard::search_lines(&engine, report)
+                .iter()
+                .map(SearchLine::to_string)
+                .collect()
+        };
         assert_eq!(
-            NBoard::search_lines(&engine, &report),
+            texts(&report),
             ["search F5D6 -4.00 0 100%", "search E6 -6.50 0 7"]
         );
         report.lines[0].pv.clear();
-        assert_eq!(
-            NBoard::search_lines(&engine, &report),
-            ["search E6 -6.50 0 7"]
-        );
+        assert_eq!(texts(&report), ["search E6 -6.50 0 7"]);
         // A move the solver only bounded is left out, not shown as proven.
         report.lines[1].proof = Some(crate::game::roles::ProofKind::Solve);
         assert!(NBoard::search_lines(&engine, &report).is_empty());
     }
 
     #[test]
-    fn moves_and_margins() {
+    fn move_names() {
         assert_eq!(nboard_move("pass"), "PA");
         assert_eq!(nboard_move("f5"), "F5");
-        // 40 black, 20 white, 4 empty: the empties go to the winner.
-        let cells = "X".repeat(40) + &"O".repeat(20) + "----";
-        assert_eq!(final_margin(&cells, Side::Black), 24);
-        assert_eq!(final_margin(&cells, Side::White), -24);
-        let drawn = "X".repeat(30) + &"O".repeat(30) + "----";
-        assert_eq!(final_margin(&drawn, Side::White), 0);
     }
 }

@@ -17,8 +17,9 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::http::{self, Connection, Incoming, Request, Response};
-use super::session::{MAX_STREAMS, STREAM_BACKLOG, Shared, TimeControl};
+use super::session::{MAX_STREAMS, STREAM_BACKLOG, Shared};
 use crate::cli::review::parse_record;
+use crate::engine::clock::ClockControl;
 use crate::game::Side;
 use crate::game::variant::Variant;
 use crate::protocol::ggf;
@@ -781,7 +782,7 @@ struct ClockJson {
 }
 
 impl NewGame {
-    fn control(&self) -> Result<Option<TimeControl>, Failure> {
+    fn control(&self) -> Result<Option<ClockControl>, Failure> {
         let Some(clock) = &self.clock else {
             return Ok(None);
         };
@@ -795,7 +796,7 @@ impl NewGame {
                 MAX_INCREMENT.as_millis()
             )));
         }
-        Ok(Some(TimeControl { base, inc }))
+        Ok(Some(ClockControl { base, inc }))
     }
 
     fn variant(&self) -> Result<Variant, Failure> {

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
+use crate::engine::clock::{ClockControl, GameClock};
 use crate::engine::events::Event;
 use crate::engine::job::JobKind;
 use crate::engine::{AnalysisOptions, Engine, Finished, Settings};
@@ -51,7 +52,7 @@ pub struct Board {
     /// When the page let the session go (`close`, as it unloads): closed after a grace
     /// unless a request (a reload) takes it back.
     pub released: Option<Instant>,
-    clock: Clock,
+    clock: GameClock,
     /// The side whose clock ran out: the game is over.
     lost_on_time: Option<Side>,
     /// Counts the changes: a page keeps the newest state whichever way it came.
@@ -64,69 +65,6 @@ pub struct Board {
 pub struct MoveJson {
     pub name: String,
     pub index: Option<usize>,
-}
-
-/// A time control: the main time and what each move adds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeControl {
-    pub base: Duration,
-    pub inc: Duration,
-}
-
-/// Both sides' clocks: with a time control they count down (and a side whose time runs
-/// out loses), without one they count the time used.
-#[derive(Clone, Debug, Default)]
-struct Clock {
-    control: Option<TimeControl>,
-    spent: [Duration; 2],
-    /// The increments earned.
-    bonus: [Duration; 2],
-    /// The side whose clock runs, since when.
-    running: Option<(Side, Instant)>,
-}
-
-impl Clock {
-    fn used(&self, side: Side) -> Duration {
-        let running = match self.running {
-            Some((runner, since)) if runner == side => since.elapsed(),
-            _ => Duration::ZERO,
-        };
-        self.spent[side.index()] + running
-    }
-
-    fn left(&self, side: Side) -> Option<Duration> {
-        self.control.map(|control| {
-            (control.base + self.bonus[side.index()]).saturating_sub(self.used(side))
-        })
-    }
-
-    /// Stops the running clock, charging its side.
-    fn halt(&mut self) {
-        if let Some((side, since)) = self.running.take() {
-            self.spent[side.index()] += since.elapsed();
-        }
-    }
-
-    /// `mover` moved: its clock stops (with the increment) and `next`'s starts.
-    fn press(&mut self, mover: Side, next: Option<Side>) {
-        self.halt();
-        if let Some(control) = self.control {
-            self.bonus[mover.index()] += control.inc;
-        }
-        self.running = next.map(|side| (side, Instant::now()));
-    }
-
-    fn reset(&mut self, next: Option<Side>) {
-        self.spent = [Duration::ZERO; 2];
-        self.bonus = [Duration::ZERO; 2];
-        self.running = next.map(|side| (side, Instant::now()));
-    }
-
-    /// The running side, if its time is up.
-    fn flagged(&self) -> Option<Side> {
-        let (side, _) = self.running?;
-        (self.left(side)? == Duration::ZERO).then_some(side)
-    }
 }
 
 /// The clocks as the page shows them.
@@ -190,7 +128,7 @@ impl Shared {
                 error: None,
                 last_used: Instant::now(),
                 released: None,
-                clock: Clock::default(),
+                clock: GameClock::default(),
                 lost_on_time: None,
                 version: 0,
                 streams: Vec::new(),
@@ -259,10 +197,11 @@ impl Board {
         let history: Vec<MoveJson> = engine.history().into_iter().map(named).collect();
         let outcome = engine.outcome();
         let clock = &self.clock;
+        let now = Instant::now();
         let shown = |side| {
             clock
-                .left(side)
-                .unwrap_or_else(|| clock.used(side))
+                .left(side, now)
+                .unwrap_or_else(|| clock.used(side, now))
                 .as_millis() as u64
         };
         let over = outcome.is_some() || self.lost_on_time.is_some();
@@ -297,11 +236,11 @@ impl Board {
             },
             busy: engine.job_kind().map(JobKind::name),
             clock: ClockState {
-                base_ms: clock.control.map(|c| c.base.as_millis() as u64),
-                inc_ms: clock.control.map_or(0, |c| c.inc.as_millis() as u64),
+                base_ms: clock.control().map(|c| c.base.as_millis() as u64),
+                inc_ms: clock.control().map_or(0, |c| c.inc.as_millis() as u64),
                 black_ms: shown(Side::Black),
                 white_ms: shown(Side::White),
-                running: clock.running.map(|(side, _)| side.name()),
+                running: clock.running().map(Side::name),
             },
             analyzing: self.analyzing,
             multipv: self.multipv,
@@ -329,8 +268,8 @@ impl Board {
         self.released = Some(Instant::now());
     }
 
-    pub fn set_time_control(&mut self, control: Option<TimeControl>) {
-        self.clock.control = control;
+    pub fn set_time_control(&mut self, control: Option<ClockControl>) {
+        self.clock.set_control(control);
     }
 
     /// Both clocks back to the start, the side to move's running (none once over).
@@ -341,7 +280,7 @@ impl Board {
             .outcome()
             .is_none()
             .then(|| self.engine.side_to_move());
-        self.clock.reset(next);
+        self.clock.reset(next, Instant::now());
     }
 
     /// Ends the game if the running clock is out of time (stopping the engine).
@@ -349,9 +288,10 @@ impl Board {
         if self.lost_on_time.is_some() {
             return;
         }
-        if let Some(loser) = self.clock.flagged() {
+        let now = Instant::now();
+        if let Some(loser) = self.clock.flagged(now, Duration::ZERO) {
             self.lost_on_time = Some(loser);
-            self.clock.halt();
+            self.clock.halt(now);
             self.engine.stop();
             self.analysis = None;
             self.broadcast_state();
@@ -362,12 +302,13 @@ impl Board {
     fn moved(&mut self, mover: Side) {
         let over = self.engine.outcome().is_some();
         // An engine move that came after its time was up still loses on time.
-        if self.clock.flagged() == Some(mover) {
+        let now = Instant::now();
+        if self.clock.flagged(now, Duration::ZERO) == Some(mover) {
             self.check_time();
             return;
         }
         self.clock
-            .press(mover, (!over).then(|| self.engine.side_to_move()));
+            .press((!over).then(|| self.engine.side_to_move()), now);
     }
 
     /// Makes a running engine move end now (it plays its best so far).
@@ -428,8 +369,7 @@ impl Board {
             names.push(self.engine.undo()?);
         }
         // Time spent stays spent; the side now to move has the clock.
-        self.clock.halt();
-        self.clock.running = Some((self.engine.side_to_move(), Instant::now()));
+        self.clock.start(self.engine.side_to_move(), Instant::now());
         self.changed();
         Ok(names)
     }
@@ -440,14 +380,14 @@ impl Board {
         self.playable()?;
         self.error = None;
         let side = self.engine.side_to_move();
-        let left = self.clock.left(side);
+        let left = self.clock.left(side, Instant::now());
         if time.is_none() && left.is_none() {
             return Err("give time_ms: there is no clock".to_string());
         }
         let limits = Limits {
             movetime: time,
             time: left,
-            inc: self.clock.control.map(|control| control.inc),
+            inc: self.clock.control().map(|control| control.inc),
             ..Limits::default()
         };
         self.engine.go(limits, Instant::now(), true)?;
@@ -517,8 +457,11 @@ impl Board {
         }
         self.start = (self.engine.cells(), self.engine.side_to_move());
         for (number, text) in moves.iter().enumerate() {
+            // Records such as WTHOR's leave forced passes out.
+            let next = self.engine.parse_move(text).ok();
             self.engine
-                .play(text)
+                .fill_left_out_pass(None, next)
+                .and_then(|_| self.engine.play(text))
                 .map_err(|e| format!("move {}: {e}", number + 1))?;
         }
         Ok(())
