@@ -1218,8 +1218,8 @@ fn review(
 ) -> Result<(), String> {
     use arbor::cli::review;
     let text = arbor::files::read_text(file)?;
-    let record = review::read_record(&text, game.given()?)
-        .and_then(|record| review::check_moves(&record).map(|()| record))
+    let record = arbor::protocol::record::read_record(&text, game.given()?)
+        .and_then(|record| arbor::protocol::record::check_moves(&record).map(|()| record))
         .map_err(|e| format!("{}: {e}", file.display()))?;
     let svg_path = svg.map_or_else(|| file.with_extension("svg"), std::path::Path::to_path_buf);
     // The graph's file is checked before the analysis; a record named .svg is not

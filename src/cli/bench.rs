@@ -8,9 +8,8 @@ use std::time::{Duration, Instant};
 
 use crate::game::roles::SearchGame;
 use crate::game::variant::{GameVisitor, Variant};
-use crate::limits::Limits;
 use crate::search::Searcher;
-use crate::search::time::TimeManager;
+use crate::search::limits::Limits;
 use crate::stop::Stop;
 
 /// Memory for each position's fresh tables, MiB: node counts depend on it.
@@ -160,8 +159,7 @@ impl GameVisitor for RunPosition<'_> {
                 depth: Some(self.position.depth),
                 ..Limits::default()
             };
-            let time = TimeManager::new(&limits, game.moves_left(), Duration::ZERO, start);
-            let result = searcher.think(&game, &limits, &time, &stop, &mut |_| {});
+            let result = searcher.search_to(&game, &limits, &stop, &mut |_| {});
             (result.nodes, result.best)
         };
         Ok(BenchLine {

@@ -12,9 +12,9 @@ use crate::engine::output::Replies;
 use crate::engine::{Engine, Finished, Settings};
 use crate::game::Side;
 use crate::game::variant::Variant;
-use crate::limits::Limits;
 use crate::players::PlayerKind;
 use crate::search::SearchResult;
+use crate::search::limits::Limits;
 use crate::search::report::{Report, score_text};
 use crate::text::quote;
 

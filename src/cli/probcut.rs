@@ -9,17 +9,16 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::train::{Corpus, Labelling, selfplay_games};
 use super::tune::{GamePosition, replay_wthor};
 use crate::game::othello::probcut::{MIN_DEPTH, PHASES, phase, shallow_depth};
 use crate::game::othello::{Othello, Rule};
 use crate::game::roles::{Score, ScoreValue};
-use crate::limits::Limits;
 use crate::search::Searcher;
+use crate::search::limits::Limits;
 use crate::search::report::Report;
-use crate::search::time::TimeManager;
 use crate::stop::Stop;
 
 /// Sampled positions have this many empties at least (the solver plays below) and at
@@ -164,8 +163,7 @@ pub fn fit(
             position.black_to_move,
         );
         let mut scores = vec![None; (depth + 1) as usize];
-        let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
-        searcher.think(&game, &limits, &time, &Stop::never(), &mut |report| {
+        searcher.search_to(&game, &limits, &Stop::never(), &mut |report| {
             if let Some(value) = searched_score(&report) {
                 scores[report.depth as usize] = Some(value);
             }
@@ -258,8 +256,7 @@ pub fn fit_endgame(
         let row = &mut errors[(empties - low) as usize];
         row[0].add((exact - game.evaluate()) as f64);
         searcher.clear();
-        let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
-        searcher.think(&game, &limits, &time, &Stop::never(), &mut |report| {
+        searcher.search_to(&game, &limits, &Stop::never(), &mut |report| {
             if let Some(value) = searched_score(&report) {
                 row[report.depth as usize].add((exact - value) as f64);
             }

@@ -20,7 +20,7 @@ use crate::game::gomoku::{Config, Gomoku, Opening};
 use crate::game::roles::WIN_BOUND;
 use crate::game::variant::Variant;
 use crate::game::{Game, Move, Side};
-use crate::limits::Limits;
+use crate::search::limits::Limits;
 use crate::stop::Stop;
 
 /// One puzzle: the position (attacker to move) and the listed winning first moves.

@@ -3,7 +3,7 @@
 //! solution's task lists). A bad task gets an error line and the rest go on.
 
 use std::io::{BufRead, Read, Write};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -13,11 +13,10 @@ use crate::game::othello::endgame::Solver;
 use crate::game::othello::obf::parse_obf_line;
 use crate::game::othello::search::DISC;
 use crate::game::othello::{Othello, Rule};
-use crate::game::roles::{Evaluate, Solve};
+use crate::game::roles::Solve;
 use crate::game::{Game, Move, Side};
-use crate::limits::Limits;
 use crate::search::Searcher;
-use crate::search::time::TimeManager;
+use crate::search::limits::Limits;
 use crate::stop::Stop;
 use crate::text::quote;
 
@@ -324,8 +323,7 @@ fn solve_task(
                 depth: Some(depth),
                 ..Limits::default()
             };
-            let time = TimeManager::new(&limits, game.moves_left(), Duration::ZERO, start);
-            let found = searcher.think(game, &limits, &time, &Stop::never(), &mut |_| {});
+            let found = searcher.search_to(game, &limits, &Stop::never(), &mut |_| {});
             result.depth = Some(json!(depth));
             result.score = Some(found.score as f64 / DISC as f64);
             result.best = Some(json!(game.format_move(found.best)));

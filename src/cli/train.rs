@@ -30,7 +30,7 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::game::othello::bitboard::square_bit;
 use crate::game::othello::endgame::{Solver, final_margin};
@@ -44,9 +44,8 @@ use crate::game::othello::search::DISC;
 use crate::game::othello::symmetry::Symmetry;
 use crate::game::othello::{Othello, Rule};
 use crate::game::{Game, Move, Side};
-use crate::limits::Limits;
 use crate::search::Searcher;
-use crate::search::time::TimeManager;
+use crate::search::limits::Limits;
 use crate::stop::Stop;
 
 use super::tune::{GamePosition, replay_wthor};
@@ -385,8 +384,7 @@ fn search_labels(searcher: &mut Searcher<Othello>, game: &mut [Sample], labellin
             sample.opponent,
             sample.black_to_move,
         );
-        let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
-        let result = searcher.think(&position, &limits, &time, &Stop::never(), &mut |_| {});
+        let result = searcher.search_to(&position, &limits, &Stop::never(), &mut |_| {});
         let searched = result.score as f32 / DISC as f32;
         sample.label = (1.0 - weight) * sample.label + weight * searched;
     }
@@ -491,9 +489,8 @@ fn selfplay_game(
         let mv = if random || moves.len() == 1 {
             moves[rng.random_range(0..moves.len())]
         } else {
-            let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
             searcher
-                .think(&game, &limits, &time, &Stop::never(), &mut |_| {})
+                .search_to(&game, &limits, &Stop::never(), &mut |_| {})
                 .best
         };
         game.make(mv);

@@ -9,7 +9,6 @@
 //! shallow searches), so repeating the procedure refines the misère weights.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -18,9 +17,8 @@ use crate::game::othello::eval::{FEATURES, Features, Weights, disc_features, fea
 use crate::game::othello::{Othello, Rule};
 use crate::game::roles::Evaluate;
 use crate::game::{Game, Move};
-use crate::limits::Limits;
 use crate::search::Searcher;
-use crate::search::time::TimeManager;
+use crate::search::limits::Limits;
 use crate::stop::Stop;
 
 const PARAMETERS: usize = 2 * FEATURES.len();
@@ -262,12 +260,7 @@ fn selfplay_games(rule: Rule, count: usize, seed: u64, fit: &mut Fit) -> usize {
             let mv = if ply < 6 || rng.random_range(0..10) == 0 {
                 moves[rng.random_range(0..moves.len())]
             } else {
-                {
-                    let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
-                    searcher
-                        .think(&game, &limits, &time, &stop, &mut |_| {})
-                        .best
-                }
+                searcher.search_to(&game, &limits, &stop, &mut |_| {}).best
             };
             game.make(mv);
             ply += 1;

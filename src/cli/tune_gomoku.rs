@@ -19,7 +19,7 @@
 //! seed S, a table cleared per game).
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -33,9 +33,8 @@ use crate::game::{Game, Move, Side};
 use crate::harness::campaign::read_pairs;
 use crate::harness::engine::Setup;
 use crate::harness::referee::{Ending, apply_setup};
-use crate::limits::Limits;
 use crate::search::Searcher;
-use crate::search::time::TimeManager;
+use crate::search::limits::Limits;
 use crate::stop::Stop;
 
 const SIZE: usize = 15;
@@ -199,9 +198,8 @@ fn search_score(searcher: &mut Searcher<Gomoku>, game: &Gomoku, depth: u32) -> S
         movetime: Some(LABEL_MOVETIME),
         ..Limits::default()
     };
-    let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
     searcher
-        .think(game, &limits, &time, &Stop::never(), &mut |_| {})
+        .search_to(game, &limits, &Stop::never(), &mut |_| {})
         .score
 }
 
@@ -278,10 +276,7 @@ fn selfplay_game(searcher: &mut Searcher<Gomoku>, seed: u64, index: usize) -> Pl
             game.search_moves(&mut candidates);
             candidates[rng.random_range(0..candidates.len())]
         } else {
-            let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
-            searcher
-                .think(&game, &limits, &time, &stop, &mut |_| {})
-                .best
+            searcher.search_to(&game, &limits, &stop, &mut |_| {}).best
         };
         game.make(mv);
         played.push(mv);

@@ -28,11 +28,11 @@ use crate::bounds::{MAX_BOOK_SPREAD, MAX_HASH_MB, MAX_MOVE_OVERHEAD, MAX_THREADS
 use crate::game::roles::{Proof, ScoreValue};
 use crate::game::variant::Variant;
 use crate::game::{Move, Side};
-use crate::limits::Limits;
 use crate::memory;
 use crate::players::PlayerKind;
 use crate::search::SearchResult;
 use crate::search::analysis::AnalysisRequest;
+use crate::search::limits::Limits;
 use crate::search::report::Report;
 use crate::search::time::{DEFAULT_MOVE_OVERHEAD, TimeManager};
 use crate::stop::Stop;

@@ -11,6 +11,7 @@ pub mod notation;
 pub mod othello;
 pub mod perft;
 pub mod roles;
+pub mod split;
 pub mod variant;
 
 use std::fmt;

@@ -72,6 +72,42 @@ fn parse_index(text: &str) -> Option<usize> {
     text.parse().ok()
 }
 
+/// GTP's column letters: there is no I.
+pub const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+/// Widest board GTP vertices can name.
+pub const MAX_GTP_SIZE: usize = COLUMNS.len();
+
+/// A GTP vertex as the game's move name: the column letter maps past I, the row stays.
+pub fn vertex_to_name(text: &str, size: usize) -> Result<String, String> {
+    if text.eq_ignore_ascii_case("pass") {
+        return Ok("pass".to_string());
+    }
+    let bad = || format!("invalid vertex {}", quote(text));
+    let mut chars = text.chars();
+    let letter = chars.next().ok_or_else(bad)?.to_ascii_uppercase();
+    let col = COLUMNS
+        .iter()
+        .position(|&c| c as char == letter)
+        .ok_or_else(bad)?;
+    let digits = chars.as_str();
+    if digits.is_empty() || digits.len() > 3 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    let row: usize = digits.parse().map_err(|_| bad())?;
+    if col >= size || row == 0 || row > size {
+        return Err(format!(
+            "vertex {} is off the {size}x{size} board",
+            quote(text)
+        ));
+    }
+    Ok(format_point(col, row - 1, size))
+}
+
+/// A point as a GTP vertex: `col` and `row` from 0 at the top left (`d3` for 3, 2).
+pub fn point_vertex(col: usize, row: usize) -> String {
+    format!("{}{}", COLUMNS[col].to_ascii_lowercase() as char, row + 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

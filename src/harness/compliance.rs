@@ -13,8 +13,8 @@ use super::engine::{EngineFailure, Process};
 use super::foreign::Proto;
 use crate::engine::{Engine, Settings};
 use crate::game::Side;
+use crate::game::notation::vertex_to_name;
 use crate::game::variant::Variant;
-use crate::protocol::gtp::vertex_to_name;
 use crate::text::quote;
 
 /// Time for an answer that needs no thought.
@@ -1197,7 +1197,7 @@ fn point_of(checker: &Checker, name: &str) -> String {
 fn gtp_vertex(checker: &Checker, name: &str) -> String {
     match crate::game::notation::parse_point(name, checker.game.size()) {
         Ok(crate::game::notation::Point::At { col, row }) => {
-            crate::protocol::gtp::point_vertex(col, row).to_ascii_uppercase()
+            crate::game::notation::point_vertex(col, row).to_ascii_uppercase()
         }
         _ => name.to_ascii_uppercase(),
     }

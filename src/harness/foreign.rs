@@ -17,10 +17,10 @@ use super::engine::{
 use super::referee::TimeControl;
 use crate::game::Side;
 use crate::game::gomoku::Family;
+use crate::game::notation::{MAX_GTP_SIZE, point_vertex, vertex_to_name};
 use crate::game::notation::{Point, parse_point};
 use crate::game::othello::Rule;
 use crate::game::variant::Variant;
-use crate::protocol::gtp::{MAX_GTP_SIZE, point_vertex, vertex_to_name};
 use crate::text::quote;
 
 /// The protocol an engine speaks (`proto=` in `--engine`).

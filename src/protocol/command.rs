@@ -13,7 +13,7 @@ use nom::{IResult, Parser};
 use crate::bounds;
 use crate::engine::AnalysisOptions;
 use crate::game::Side;
-use crate::limits::Limits;
+use crate::search::limits::Limits;
 use crate::text::quote;
 
 /// One command line: an optional id echoed in the reply, and the command.

@@ -18,8 +18,8 @@ use crate::engine::{DEFAULT_HASH_MB, Engine, Finished, Settings};
 use crate::game::gomoku::{Config, MAX_SIZE, MIN_SIZE, Opening};
 use crate::game::variant::Variant;
 use crate::game::{Move, Outcome, Side};
-use crate::limits::Limits;
 use crate::players::PlayerKind;
+use crate::search::limits::Limits;
 use crate::search::report::{Report, report_fields};
 use crate::text::quote;
 

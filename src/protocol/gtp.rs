@@ -13,19 +13,15 @@ use crate::engine::events::{self, Arrival, Flow, Frontend};
 use crate::engine::input::InputLine;
 use crate::engine::output::Replies;
 use crate::engine::{Engine, Finished, Settings};
-use crate::game::notation::format_point;
+use crate::game::notation::{COLUMNS, MAX_GTP_SIZE, point_vertex, vertex_to_name};
 use crate::game::variant::Variant;
 use crate::game::{Move, Side};
-use crate::limits::Limits;
+use crate::search::limits::Limits;
 use crate::search::report::{Report, report_fields, score_text};
 use crate::text::quote;
 
 /// Longest accepted input line.
 const MAX_LINE_BYTES: usize = 1 << 16;
-/// GTP's column letters: there is no I.
-const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
-/// Widest board GTP vertices can name.
-pub const MAX_GTP_SIZE: usize = COLUMNS.len();
 /// Thinking time per move when the controller sets no clock.
 const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
 /// Thinking time for the `arbor-hint` analysis command without an argument.
@@ -276,43 +272,12 @@ fn colour_name(side: Side) -> &'static str {
     }
 }
 
-/// A GTP vertex as the game's move name: the column letter maps past I, the row stays.
-pub fn vertex_to_name(text: &str, size: usize) -> Result<String, String> {
-    if text.eq_ignore_ascii_case("pass") {
-        return Ok("pass".to_string());
-    }
-    let bad = || format!("invalid vertex {}", quote(text));
-    let mut chars = text.chars();
-    let letter = chars.next().ok_or_else(bad)?.to_ascii_uppercase();
-    let col = COLUMNS
-        .iter()
-        .position(|&c| c as char == letter)
-        .ok_or_else(bad)?;
-    let digits = chars.as_str();
-    if digits.is_empty() || digits.len() > 3 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(bad());
-    }
-    let row: usize = digits.parse().map_err(|_| bad())?;
-    if col >= size || row == 0 || row > size {
-        return Err(format!(
-            "vertex {} is off the {size}x{size} board",
-            quote(text)
-        ));
-    }
-    Ok(format_point(col, row - 1, size))
-}
-
 /// A move as a GTP vertex (lower case, as the game names its moves).
 fn vertex(engine: &Engine, mv: Move) -> String {
     match engine.field_index(mv) {
         None => "pass".to_string(),
         Some(index) => point_vertex(index % engine.size(), index / engine.size()),
     }
-}
-
-/// A point as a GTP vertex: `col` and `row` from 0 at the top left (`d3` for 3, 2).
-pub fn point_vertex(col: usize, row: usize) -> String {
-    format!("{}{}", COLUMNS[col].to_ascii_lowercase() as char, row + 1)
 }
 
 /// A move name (`d3`, `pass`) as a vertex.

@@ -8,5 +8,6 @@ pub mod gtp;
 pub mod json;
 pub mod native;
 pub mod nboard;
+pub mod record;
 
 pub use native::run;

@@ -568,7 +568,7 @@ mod tests {
         };
         let (mut engine, events) = Engine::new(&settings).unwrap();
         let mut native = native();
-        let limits = crate::limits::Limits {
+        let limits = crate::search::limits::Limits {
             movetime: Some(std::time::Duration::from_secs(600)),
             ..Default::default()
         };

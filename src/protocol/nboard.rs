@@ -22,7 +22,7 @@ use crate::game::othello::Othello;
 use crate::game::roles::ScoreValue;
 use crate::game::variant::Variant;
 use crate::game::{Game, Move, Side, fill_left_out_pass};
-use crate::limits::Limits;
+use crate::search::limits::Limits;
 use crate::search::report::{Line, Report};
 use crate::search::tt::Bound;
 use crate::text::quote;

@@ -6,6 +6,7 @@
 //! carry over from one move to the next.
 
 pub mod analysis;
+pub mod limits;
 pub mod report;
 pub mod time;
 pub mod tt;
@@ -13,7 +14,7 @@ mod worker;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use self::report::{Line, Report};
 use self::time::TimeManager;
@@ -21,7 +22,7 @@ use self::tt::{Bound, TranspositionTable};
 use self::worker::{Busy, Worker};
 use crate::game::Move;
 use crate::game::roles::{Proof, ProofKind, Score, SearchGame, WIN, WIN_BOUND};
-use crate::limits::Limits;
+use crate::search::limits::Limits;
 use crate::stop::Stop;
 
 #[derive(Clone, Debug)]
@@ -157,6 +158,19 @@ impl<G: SearchGame> Searcher<G> {
         G::clear_solver_table(&mut self.solver);
         self.main.clear();
         self.helpers.iter_mut().for_each(Worker::clear);
+    }
+
+    /// Searches `game` to `limits` alone, from now, with no clock running on and no move
+    /// overhead: what the offline tools (bench, training, tuning, probcut) ask for.
+    pub fn search_to(
+        &mut self,
+        game: &G,
+        limits: &Limits,
+        stop: &Stop,
+        report: &mut dyn FnMut(Report),
+    ) -> SearchResult {
+        let time = TimeManager::new(limits, game.moves_left(), Duration::ZERO, Instant::now());
+        self.think(game, limits, &time, stop, report)
     }
 
     /// Chooses a move for an unfinished game within `limits` and the time `time` gives,
@@ -453,8 +467,7 @@ pub(crate) mod tests {
                         depth: Some(depth),
                         ..Limits::default()
                     };
-                    let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
-                    let result = searcher.think(&game, &limits, &time, &stop, &mut |_| {});
+                    let result = searcher.search_to(&game, &limits, &stop, &mut |_| {});
                     if result.exact {
                         continue;
                     }
@@ -500,10 +513,9 @@ pub(crate) mod tests {
                     nodes: Some(limit),
                     ..Limits::default()
                 };
-                let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
                 let stop = Stop::never().with_node_limit(limit);
                 let mut finished = None;
-                let result = searcher.think(&game, &limits, &time, &stop, &mut |report| {
+                let result = searcher.search_to(&game, &limits, &stop, &mut |report| {
                     finished = Some((report.depth, report.lines[0].pv[0]));
                 });
                 let (depth, finished_best) = finished.unwrap();
@@ -555,8 +567,7 @@ pub(crate) mod tests {
                         depth: Some(depth),
                         ..Limits::default()
                     };
-                    let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
-                    let result = searcher.think(&game, &limits, &time, &Stop::never(), &mut |_| {});
+                    let result = searcher.search_to(&game, &limits, &Stop::never(), &mut |_| {});
                     assert!(game.is_legal(result.best) && result.depth == depth);
                 }
                 let stop = Stop::never().with_node_limit(20_000);
@@ -564,8 +575,7 @@ pub(crate) mod tests {
                     nodes: Some(20_000),
                     ..Limits::default()
                 };
-                let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
-                let result = searcher.think(&game, &limits, &time, &stop, &mut |_| {});
+                let result = searcher.search_to(&game, &limits, &stop, &mut |_| {});
                 assert!(game.is_legal(result.best));
                 assert!(
                     result.nodes <= 20_000 + threads as u64 * 2048,
@@ -600,7 +610,6 @@ pub(crate) mod tests {
             let raiser = stop.clone();
             let wait = Duration::from_micros(rng.random_range(0..300));
             let limits = Limits::default();
-            let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
             let result = std::thread::scope(|scope| {
                 scope.spawn(move || {
                     std::thread::sleep(wait);
@@ -611,7 +620,7 @@ pub(crate) mod tests {
                     1 => stop.clone().with_node_limit(rng.random_range(1..5000)),
                     _ => stop.clone().with_deadline(Some(Instant::now() + wait)),
                 };
-                searcher.think(&game, &limits, &time, &stop, &mut |_| {})
+                searcher.search_to(&game, &limits, &stop, &mut |_| {})
             });
             assert!(game.is_legal(result.best), "round {round}");
             game.generate_moves(&mut moves);
@@ -650,8 +659,7 @@ pub(crate) mod tests {
             for selective in [true, false] {
                 let mut searcher = Searcher::new(&game, 8).unwrap();
                 searcher.set_selective(selective);
-                let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
-                let result = searcher.think(&game, &limits, &time, &Stop::never(), &mut |_| {});
+                let result = searcher.search_to(&game, &limits, &Stop::never(), &mut |_| {});
                 assert!(game.is_legal(result.best) && result.depth == 7);
                 results.push(result.nodes);
             }
@@ -705,8 +713,7 @@ pub(crate) mod tests {
             game.make(moves[rng.random_range(0..moves.len())]);
         }
         let mut searcher = Searcher::new(&game, 4).unwrap();
-        let time = TimeManager::new(&limits, 8, Duration::ZERO, Instant::now());
-        let result = searcher.think(&game, &limits, &time, &stop, &mut |_| {});
+        let result = searcher.search_to(&game, &limits, &stop, &mut |_| {});
         assert!(game.is_legal(result.best));
         assert!(result.nodes <= 101_000, "{} nodes", result.nodes);
     }

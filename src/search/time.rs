@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::limits::Limits;
+use crate::search::limits::Limits;
 
 /// What a move may spend: past `soft` no new iteration starts; at `hard` the search stops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -18,11 +18,11 @@ use serde_json::{Value, json};
 
 use super::http::{self, Connection, Incoming, Request, Response};
 use super::session::{MAX_STREAMS, STREAM_BACKLOG, Shared};
-use crate::cli::review::parse_record;
 use crate::engine::clock::ClockControl;
 use crate::game::Side;
 use crate::game::variant::Variant;
 use crate::protocol::ggf;
+use crate::protocol::record::parse_record;
 
 /// The largest request body read.
 pub const MAX_BODY: usize = 64 * 1024;

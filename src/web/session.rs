@@ -14,8 +14,8 @@ use crate::engine::job::JobKind;
 use crate::engine::{AnalysisOptions, Engine, Finished, Settings};
 use crate::game::Side;
 use crate::game::variant::Variant;
-use crate::limits::Limits;
 use crate::protocol::json::ReportJson;
+use crate::search::limits::Limits;
 
 /// How long a live analysis looks at one position before it rests (one core per session
 /// at most, never for ever).

@@ -9,9 +9,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::Gomoku;
 use super::pattern::Threat;
 use crate::game::roles::{Evaluate, Proof, Score, WIN, win_from_node, win_to_node};
+use crate::game::split::{self, SplitPoint};
 use crate::game::{Game, Move};
 use crate::memory::{Zeroable, ZeroedTable};
-use crate::split::{self, SplitPoint};
 use crate::stop::{SharedNodes, Stop};
 
 /// With several threads, from this many empty points on a node's moves after the first

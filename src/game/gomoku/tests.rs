@@ -222,9 +222,9 @@ fn random_games_keep_bookkeeping_consistent() {
 mod search {
     use super::*;
     use crate::game::roles::{Evaluate, Proof, ScoreValue, Solve, WIN, WIN_BOUND};
-    use crate::limits::Limits;
+    use crate::search::limits::Limits;
     use crate::search::report::Report;
-    use crate::search::time::TimeManager;
+
     use crate::search::{SearchResult, Searcher};
     use crate::stop::Stop;
     use std::time::{Duration, Instant};
@@ -236,8 +236,7 @@ mod search {
             depth: Some(depth),
             ..Limits::default()
         };
-        let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
-        searcher.think(game, &limits, &time, &Stop::never(), report)
+        searcher.search_to(game, &limits, &Stop::never(), report)
     }
 
     fn best_move(game: &Gomoku, depth: u32) -> (String, i32) {
@@ -389,10 +388,7 @@ mod search {
                 depth: Some(depth),
                 ..Limits::default()
             };
-            let time = TimeManager::new(&limits, 30, Duration::ZERO, Instant::now());
-            searcher
-                .think(game, &limits, &time, &stop, &mut |_| {})
-                .score
+            searcher.search_to(game, &limits, &stop, &mut |_| {}).score
         };
         assert_eq!(search(&mut searcher, &g, 3), WIN - 5);
         // Read back from the table, at the root and two plies on.
@@ -426,9 +422,8 @@ mod search {
             },
         ] {
             let mut searcher = Searcher::new(&g, 4).unwrap();
-            let started = Instant::now();
-            let time = TimeManager::new(&limits, g.moves_left(), Duration::ZERO, started);
-            let result = searcher.think(&g, &limits, &time, &Stop::never(), &mut |_| {});
+            let _started = Instant::now();
+            let result = searcher.search_to(&g, &limits, &Stop::never(), &mut |_| {});
             assert_eq!(g.format_move(result.best), "j8");
             // j8, a block at one end of the open four, the five at the other.
             assert_eq!(result.score, WIN - 3, "{limits:?}");

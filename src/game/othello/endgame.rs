@@ -14,8 +14,8 @@ use super::eval::evaluate_discs;
 use super::pattern::Features;
 use super::stability::stable_discs;
 use super::symmetry::{distinct_moves, stabilizer};
+use crate::game::split::{self, SplitPoint};
 use crate::memory::{Zeroable, ZeroedTable};
-use crate::split::{self, SplitPoint};
 use crate::stop::{SharedNodes, Stop};
 
 /// Below this many empties no transposition table is used.

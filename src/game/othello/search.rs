@@ -200,7 +200,7 @@ impl Scoring for Othello {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::limits::Limits;
+    use crate::search::limits::Limits;
     use crate::search::time::{TimeManager, budget};
     use rand::{Rng, SeedableRng, rngs::StdRng};
     use std::time::{Duration, Instant};
