@@ -6,7 +6,7 @@ From each opening of a file (`x,y` moves, Black first, as in
 each count of extra plies given, reports its scores at depths 1 to 5 (`go depth 5`).
 Prints the mean of (odd depth's score - even depth's) over consecutive depths and the
 median swing between them: what `odd_and_even_depths_score_alike` bounds on its own
-few positions, here on others, to set the tempo after a fit (README, "Gomoku").
+few positions, here on others, to set the tempo after a fit (docs/gomoku.md).
 
     python3 scripts/gomoku-depth-bias.py target/release/arbor \\
         scripts/openings/gomoku-balanced20.txt --plies 4 8

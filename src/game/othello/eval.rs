@@ -28,7 +28,7 @@ pub const FEATURES: [&str; 8] = [
 /// centi-discs; the weight in between is the linear blend by the share of filled squares.
 pub type Weights = [[i32; 2]; FEATURES.len()];
 
-/// Fitted by `arbor tune --rule normal` on the WTHOR games (see README.md).
+/// Fitted by `arbor tune --rule normal` on the WTHOR games (see docs/othello-evaluation.md).
 pub const NORMAL: Weights = [
     [101, 320],
     [-3, 5],
@@ -40,7 +40,7 @@ pub const NORMAL: Weights = [
     [-138, 13],
 ];
 
-/// Fitted by `arbor tune --rule misere` on self-play games (see README.md).
+/// Fitted by `arbor tune --rule misere` on self-play games (see docs/othello-evaluation.md).
 pub const MISERE: Weights = [
     [32, 4],
     [5, 63],

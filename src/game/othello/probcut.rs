@@ -1,7 +1,8 @@
 //! Multi-ProbCut for 8x8 Othello (Buro's selective search, as Logistello, Edax and
 //! Egaroucid use it): a search to `depth` is predicted by one to `shallow_depth(depth)`,
-//! whose error was measured by `arbor probcut` (see README) per rule, phase and depth:
-//! on tournament positions under the normal rule, on self-play positions under misère.
+//! whose error was measured by `arbor probcut` (see docs/othello-evaluation.md) per rule,
+//! phase and depth: on tournament positions under the normal rule, on self-play positions
+//! under misère.
 
 use super::Rule;
 use crate::game::roles::{ProbCut, Score};
