@@ -280,7 +280,11 @@ impl Batch<'_> {
             }
             let side = self.engine.side_to_move().name();
             if let Err(error) = self.engine.analyze(options, Instant::now()) {
-                self.write(&Answer::error(query.id.clone(), Some(turn), error))?;
+                self.write(&Answer::error(
+                    query.id.clone(),
+                    Some(turn),
+                    error.for_command("analyze"),
+                ))?;
                 continue;
             }
             let interval = options.interval.is_some();
@@ -341,7 +345,8 @@ impl Batch<'_> {
 /// Plays `name`, first a pass the record left out.
 fn play_filling_pass(engine: &mut Engine, name: &str) -> Result<(), String> {
     engine.fill_left_out_pass(None, engine.parse_move(name).ok())?;
-    engine.play(name).map(|_| ())
+    engine.play(name)?;
+    Ok(())
 }
 
 fn write_answer(

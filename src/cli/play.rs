@@ -168,7 +168,7 @@ impl Terminal {
                 self.played.push((side, name));
                 self.changed = true;
             }
-            Err(error) => self.say(&error),
+            Err(error) => self.say(&error.to_string()),
         }
     }
 }
@@ -219,8 +219,8 @@ impl Frontend for Terminal {
                     movetime: Some(HINT_TIME),
                     ..Limits::default()
                 };
-                if let Err(error) = engine.go(limits, Instant::now(), false) {
-                    self.say(&error);
+                if let Err(error) = engine.hint(limits, Instant::now()) {
+                    self.say(&error.for_command("hint"));
                 }
             }
             "undo" => self.undo(engine),
@@ -268,7 +268,7 @@ impl Frontend for Terminal {
                         self.changed = true;
                         self.say(&format!("arbor ({side}) plays {name} (a fallback move)"));
                     }
-                    Err(error) => self.say(&error),
+                    Err(error) => self.say(&error.to_string()),
                 }
             }
             other => self.say(&format!("internal error: unexpected {other:?}")),
@@ -311,8 +311,8 @@ impl Frontend for Terminal {
                 depth: self.settings.depth,
                 ..Limits::default()
             };
-            if let Err(error) = engine.go(limits, now, true) {
-                self.say(&error);
+            if let Err(error) = engine.go(limits, now) {
+                self.say(&error.for_command("go"));
                 return Flow::Exit;
             }
         } else if !self.prompted {

@@ -147,7 +147,7 @@ pub fn search_puzzle(
         ..Limits::default()
     };
     let start = Instant::now();
-    engine.go(limits, start, false)?;
+    engine.hint(limits, start)?;
     let mut line = Vec::new();
     let finished = engine.wait(events, &mut |_, report| {
         if let Some(best) = report.lines.first() {

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use crate::engine::events::Event;
-use crate::engine::{AnalysisOptions, Engine, Finished, Settings};
+use crate::engine::{AnalysisOptions, Engine, EngineError, Finished, Settings};
 use crate::game::roles::ScoreValue;
 use crate::game::variant::Variant;
 use crate::game::{Move, Side};
@@ -124,7 +124,10 @@ pub fn review(
                 if engine.legal_moves().contains(&mv) {
                     Ok(mv)
                 } else {
-                    Err(format!("illegal move {name} for {}", engine.side_to_move()))
+                    Err(EngineError::IllegalMove(format!(
+                        "illegal move {name} for {}",
+                        engine.side_to_move()
+                    )))
                 }
             })
             .map_err(|e| format!("move {}: {e}", index + 1))?;

@@ -9,6 +9,7 @@
 #[cfg(test)]
 pub(crate) mod capture;
 pub mod clock;
+pub mod error;
 pub mod events;
 pub mod input;
 pub mod job;
@@ -21,6 +22,7 @@ use std::time::{Duration, Instant};
 use rand::rngs::StdRng;
 use rand::{RngCore, SeedableRng};
 
+pub use self::error::EngineError;
 use self::events::Event;
 use self::job::{JobKind, Outcome, Running};
 use self::session::{Session, Task, new_session};
@@ -147,9 +149,9 @@ pub struct Engine {
 
 impl Engine {
     /// A core and the receiving end of its event channel (for [`events::run`]).
-    pub fn new(settings: &Settings) -> Result<(Engine, Receiver<Event>), String> {
+    pub fn new(settings: &Settings) -> Result<(Engine, Receiver<Event>), EngineError> {
         check_hash(settings.hash_mb)?;
-        memory::check_available(settings.hash_mb, 0)?;
+        memory::check_available(settings.hash_mb, 0).map_err(EngineError::Memory)?;
         let (events, receiver) = mpsc::channel();
         let engine = Engine {
             session: new_session(
@@ -183,7 +185,7 @@ impl Engine {
     }
 
     /// A new game: `None` restarts the current variant (keeping its tables' size).
-    pub fn new_game(&mut self, variant: Option<Variant>) -> Result<(), String> {
+    pub fn new_game(&mut self, variant: Option<Variant>) -> Result<(), EngineError> {
         self.ensure_idle()?;
         match variant {
             Some(variant) if variant != self.session.variant() => {
@@ -195,13 +197,13 @@ impl Engine {
         Ok(())
     }
 
-    pub fn set_board(&mut self, cells: &str, side: Side) -> Result<(), String> {
+    pub fn set_board(&mut self, cells: &str, side: Side) -> Result<(), EngineError> {
         self.ensure_idle()?;
         self.session.set_board(cells, side)
     }
 
     /// Plays a move given as text for the side to move; returns its name.
-    pub fn play(&mut self, text: &str) -> Result<String, String> {
+    pub fn play(&mut self, text: &str) -> Result<String, EngineError> {
         self.ensure_idle()?;
         let mv = self.session.legal_move(text)?;
         self.session.play(mv)
@@ -213,7 +215,7 @@ impl Engine {
         &mut self,
         side: Option<Side>,
         next: Option<Move>,
-    ) -> Result<bool, String> {
+    ) -> Result<bool, EngineError> {
         let left_out =
             crate::game::pass_left_out(&self.legal_moves(), self.side_to_move(), side, next);
         if left_out {
@@ -223,18 +225,18 @@ impl Engine {
     }
 
     /// Parses a move name (syntax and board bounds, not legality).
-    pub fn parse_move(&self, text: &str) -> Result<Move, String> {
+    pub fn parse_move(&self, text: &str) -> Result<Move, EngineError> {
         self.session.parse_move(text)
     }
 
     /// Plays a legal move for the side to move; returns its name.
-    pub fn play_move(&mut self, mv: Move) -> Result<String, String> {
+    pub fn play_move(&mut self, mv: Move) -> Result<String, EngineError> {
         self.ensure_idle()?;
         self.session.play(mv)
     }
 
     /// Takes back the last move; returns its name.
-    pub fn undo(&mut self) -> Result<String, String> {
+    pub fn undo(&mut self) -> Result<String, EngineError> {
         self.ensure_idle()?;
         let mv = self.session.undo()?;
         Ok(self.session.move_name(mv))
@@ -312,9 +314,11 @@ impl Engine {
         self.book = on;
     }
 
-    pub fn set_book_spread(&mut self, spread: u32) -> Result<(), String> {
+    pub fn set_book_spread(&mut self, spread: u32) -> Result<(), EngineError> {
         if spread > MAX_BOOK_SPREAD {
-            return Err(format!("{spread} is outside 0..={MAX_BOOK_SPREAD}"));
+            return Err(EngineError::OutOfRange(format!(
+                "{spread} is outside 0..={MAX_BOOK_SPREAD}"
+            )));
         }
         self.book_spread = spread;
         Ok(())
@@ -324,13 +328,13 @@ impl Engine {
         self.rng = StdRng::seed_from_u64(seed);
     }
 
-    pub fn set_move_overhead(&mut self, overhead: Duration) -> Result<(), String> {
+    pub fn set_move_overhead(&mut self, overhead: Duration) -> Result<(), EngineError> {
         if overhead > MAX_MOVE_OVERHEAD {
-            return Err(format!(
+            return Err(EngineError::OutOfRange(format!(
                 "move overhead {} ms is above {} ms",
                 overhead.as_millis(),
                 MAX_MOVE_OVERHEAD.as_millis()
-            ));
+            )));
         }
         self.move_overhead = overhead;
         Ok(())
@@ -338,12 +342,12 @@ impl Engine {
 
     /// Resizes every table to share `megabytes` MiB; a size the machine cannot provide
     /// is refused and the old tables stay.
-    pub fn set_hash(&mut self, megabytes: usize) -> Result<(), String> {
+    pub fn set_hash(&mut self, megabytes: usize) -> Result<(), EngineError> {
         self.ensure_idle()?;
         check_hash(megabytes)?;
         let current = self.session.megabytes();
         if megabytes != current {
-            memory::check_available(megabytes, current)?;
+            memory::check_available(megabytes, current).map_err(EngineError::Memory)?;
             self.session.set_memory(megabytes)?;
         }
         Ok(())
@@ -354,10 +358,12 @@ impl Engine {
     }
 
     /// Searches with `threads` threads from the next job on; refused while one runs.
-    pub fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), EngineError> {
         self.ensure_idle()?;
         if !(1..=MAX_THREADS).contains(&threads) {
-            return Err(format!("threads {threads} is outside 1..={MAX_THREADS}"));
+            return Err(EngineError::OutOfRange(format!(
+                "threads {threads} is outside 1..={MAX_THREADS}"
+            )));
         }
         let runnable = crate::bounds::runnable_threads(threads);
         if runnable < threads {
@@ -370,7 +376,7 @@ impl Engine {
     }
 
     /// Empties every table (and touches all of their memory).
-    pub fn clear_hash(&mut self) -> Result<(), String> {
+    pub fn clear_hash(&mut self) -> Result<(), EngineError> {
         self.ensure_idle()?;
         self.session.clear_tables();
         Ok(())
@@ -402,10 +408,24 @@ impl Engine {
 
     /// Starts choosing a move for the side to move within `limits` (the raw clock),
     /// counting from `started` (when the command arrived); the move is played when the
-    /// job ends. `play` false gives a hint instead.
-    pub fn go(&mut self, limits: Limits, started: Instant, play: bool) -> Result<(), String> {
+    /// job ends.
+    pub fn go(&mut self, limits: Limits, started: Instant) -> Result<(), EngineError> {
+        self.choose(JobKind::Go, limits, started)
+    }
+
+    /// [`Engine::go`] without playing the move: a hint.
+    pub fn hint(&mut self, limits: Limits, started: Instant) -> Result<(), EngineError> {
+        self.choose(JobKind::Hint, limits, started)
+    }
+
+    fn choose(
+        &mut self,
+        kind: JobKind,
+        limits: Limits,
+        started: Instant,
+    ) -> Result<(), EngineError> {
         self.ensure_idle()?;
-        self.check_playable(if play { "go" } else { "hint" })?;
+        self.check_playable()?;
         let mut limits = limits;
         if self.level > 0 {
             limits.depth.get_or_insert(self.level);
@@ -425,30 +445,20 @@ impl Engine {
             seed: self.rng.next_u64(),
             book: self.book.then_some(self.book_spread),
         };
-        let kind = if play { JobKind::Go } else { JobKind::Hint };
         self.start(kind, task, stop)
     }
 
     /// Starts an analysis of the position (nothing is played), counting from `started`.
-    pub fn analyze(&mut self, options: &AnalysisOptions, started: Instant) -> Result<(), String> {
-        self.analyze_as("analyze", options, started)
-    }
-
-    /// [`Engine::analyze`] for a command named `what` (`hint`), whose errors name it.
-    pub fn analyze_as(
+    pub fn analyze(
         &mut self,
-        what: &str,
         options: &AnalysisOptions,
         started: Instant,
-    ) -> Result<(), String> {
+    ) -> Result<(), EngineError> {
         self.ensure_idle()?;
-        self.check_playable(what)?;
+        self.check_playable()?;
         let mut moves = Vec::new();
         for text in &options.moves {
-            let mv = self
-                .session
-                .legal_move(text)
-                .map_err(|e| format!("{what}: {e}"))?;
+            let mv = self.session.legal_move(text)?;
             if !moves.contains(&mv) {
                 moves.push(mv);
             }
@@ -486,14 +496,11 @@ impl Engine {
 
     /// Starts an exact solve (or, where the game has none that fits, a search for a
     /// forced win by threats), within `limit` if given.
-    pub fn solve(&mut self, limit: Option<Duration>) -> Result<(), String> {
+    pub fn solve(&mut self, limit: Option<Duration>) -> Result<(), EngineError> {
         self.ensure_idle()?;
-        self.check_playable("solve")?;
+        self.check_playable()?;
         if !self.session.can_solve() {
-            return Err(format!(
-                "solve: no solver for {} here",
-                self.session.variant()
-            ));
+            return Err(EngineError::NoSolver(self.session.variant()));
         }
         // A threat search may find nothing for ever: it gets a default limit.
         let limit = limit.or(self
@@ -506,7 +513,7 @@ impl Engine {
     }
 
     /// Starts counting the leaves of the game tree at `depth`.
-    pub fn perft(&mut self, depth: u32) -> Result<(), String> {
+    pub fn perft(&mut self, depth: u32) -> Result<(), EngineError> {
         self.ensure_idle()?;
         let stop = Stop::never();
         self.start(JobKind::Perft, Task::Perft(depth), stop)
@@ -590,34 +597,35 @@ impl Engine {
         self.session.fallback_move()
     }
 
-    pub fn play_fallback(&mut self) -> Result<String, String> {
+    pub fn play_fallback(&mut self) -> Result<String, EngineError> {
         self.ensure_idle()?;
-        let mv = self.session.fallback_move().ok_or("no legal move")?;
+        self.check_playable()?;
+        let mv = self
+            .session
+            .fallback_move()
+            .ok_or(EngineError::NoLegalMove(self.session.side_to_move()))?;
         self.session.play(mv)
     }
 
-    fn ensure_idle(&self) -> Result<(), String> {
+    fn ensure_idle(&self) -> Result<(), EngineError> {
         match &self.job {
-            Some(job) => Err(format!("busy: {} is running", job.kind.name())),
+            Some(job) => Err(EngineError::Busy(job.kind.name())),
             None => Ok(()),
         }
     }
 
     /// Refuses to search a finished game or a position without a legal move.
-    fn check_playable(&self, what: &str) -> Result<(), String> {
+    fn check_playable(&self) -> Result<(), EngineError> {
         if self.session.outcome().is_some() {
-            return Err(format!("{what}: the game is over"));
+            return Err(EngineError::GameOver);
         }
         if self.session.legal_moves().is_empty() {
-            return Err(format!(
-                "{what}: {} has no legal move here",
-                self.session.side_to_move()
-            ));
+            return Err(EngineError::NoLegalMove(self.session.side_to_move()));
         }
         Ok(())
     }
 
-    fn start(&mut self, kind: JobKind, task: Task, stop: Stop) -> Result<(), String> {
+    fn start(&mut self, kind: JobKind, task: Task, stop: Stop) -> Result<(), EngineError> {
         let limitless = stop.deadline().is_none()
             && stop.node_limit() == u64::MAX
             && !matches!(&task, Task::Analyze(request) if request.max_depth.is_some());
@@ -633,9 +641,11 @@ impl Engine {
     }
 }
 
-fn check_hash(megabytes: usize) -> Result<(), String> {
+fn check_hash(megabytes: usize) -> Result<(), EngineError> {
     if !(1..=MAX_HASH_MB).contains(&megabytes) {
-        return Err(format!("hash {megabytes} MiB is outside 1..={MAX_HASH_MB}"));
+        return Err(EngineError::OutOfRange(format!(
+            "hash {megabytes} MiB is outside 1..={MAX_HASH_MB}"
+        )));
     }
     Ok(())
 }

@@ -5,6 +5,7 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use super::error::EngineError;
 use super::events::Event;
 use super::job::{self, Outcome};
 use crate::bounds::runnable_threads;
@@ -44,16 +45,16 @@ pub(super) trait Session: Send {
     /// The search and the solver use `threads` threads from the next job on.
     fn set_threads(&mut self, threads: usize);
     /// Resizes the tables to `megabytes` MiB; on error the old ones stay.
-    fn set_memory(&mut self, megabytes: usize) -> Result<(), String>;
+    fn set_memory(&mut self, megabytes: usize) -> Result<(), EngineError>;
     fn clear_tables(&mut self);
     /// Back to the start position, with empty tables.
     fn restart(&mut self);
-    fn parse_move(&self, text: &str) -> Result<Move, String>;
+    fn parse_move(&self, text: &str) -> Result<Move, EngineError>;
     /// Parses a move name and checks that it is legal now.
-    fn legal_move(&self, text: &str) -> Result<Move, String>;
+    fn legal_move(&self, text: &str) -> Result<Move, EngineError>;
     /// Plays a legal move and returns its name.
-    fn play(&mut self, mv: Move) -> Result<String, String>;
-    fn undo(&mut self) -> Result<Move, String>;
+    fn play(&mut self, mv: Move) -> Result<String, EngineError>;
+    fn undo(&mut self) -> Result<Move, EngineError>;
     fn history(&self) -> Vec<Move>;
     fn legal_moves(&self) -> Vec<Move>;
     fn move_name(&self, mv: Move) -> String;
@@ -66,7 +67,7 @@ pub(super) trait Session: Send {
     fn status(&self) -> String;
     fn show(&self) -> String;
     fn cells(&self) -> String;
-    fn set_board(&mut self, cells: &str, side: Side) -> Result<(), String>;
+    fn set_board(&mut self, cells: &str, side: Side) -> Result<(), EngineError>;
     fn score_value(&self, score: i32, exact: bool) -> ScoreValue;
     /// A finished game's result from Black's view (`Scoring::match_score`).
     fn match_score(&self) -> i32;
@@ -79,7 +80,7 @@ pub(super) trait Session: Send {
     fn exact_size(&self) -> Option<u32>;
     /// The first move the search would consider: a legal answer when a job failed.
     fn fallback_move(&self) -> Option<Move>;
-    fn start(&mut self, task: Task, stop: Stop, events: Sender<Event>) -> Result<(), String>;
+    fn start(&mut self, task: Task, stop: Stop, events: Sender<Event>) -> Result<(), EngineError>;
 }
 
 /// A new session for `variant` with tables of `megabytes` MiB.
@@ -87,12 +88,12 @@ pub(super) fn new_session(
     variant: Variant,
     megabytes: usize,
     threads: usize,
-) -> Result<Box<dyn Session>, String> {
+) -> Result<Box<dyn Session>, EngineError> {
     struct Build(Variant, usize, usize);
     impl GameVisitor for Build {
-        type Output = Result<Box<dyn Session>, String>;
+        type Output = Result<Box<dyn Session>, EngineError>;
         fn visit<G: SearchGame>(self, game: G) -> Self::Output {
-            let mut searcher = Searcher::new(&game, self.1)?;
+            let mut searcher = Searcher::new(&game, self.1).map_err(EngineError::Memory)?;
             searcher.set_threads(runnable_threads(self.2));
             Ok(Box::new(GameSession {
                 variant: self.0,
@@ -121,10 +122,10 @@ struct GameSession<G: SearchGame> {
 
 impl<G: SearchGame> GameSession<G> {
     /// A searcher in working order: one a panicking job left behind is replaced.
-    fn healthy_searcher(&mut self) -> Result<(), String> {
+    fn healthy_searcher(&mut self) -> Result<(), EngineError> {
         if self.searcher.is_poisoned() {
             let megabytes = self.locked().megabytes();
-            let mut searcher = Searcher::new(&self.game, megabytes)?;
+            let mut searcher = Searcher::new(&self.game, megabytes).map_err(EngineError::Memory)?;
             searcher.set_threads(runnable_threads(self.threads));
             self.searcher = Arc::new(Mutex::new(searcher));
         }
@@ -145,10 +146,10 @@ impl<G: SearchGame> Session for GameSession<G> {
         self.locked().megabytes()
     }
 
-    fn set_memory(&mut self, megabytes: usize) -> Result<(), String> {
+    fn set_memory(&mut self, megabytes: usize) -> Result<(), EngineError> {
         // New tables are mapped lazily, so they fit beside the old ones, which stay
         // untouched if the new ones cannot be had.
-        let mut searcher = Searcher::new(&self.game, megabytes)?;
+        let mut searcher = Searcher::new(&self.game, megabytes).map_err(EngineError::Memory)?;
         searcher.set_threads(runnable_threads(self.threads));
         self.searcher = Arc::new(Mutex::new(searcher));
         Ok(())
@@ -174,39 +175,41 @@ impl<G: SearchGame> Session for GameSession<G> {
         self.clear_tables();
     }
 
-    fn parse_move(&self, text: &str) -> Result<Move, String> {
-        self.game.parse_move(text).map_err(|e| e.to_string())
+    fn parse_move(&self, text: &str) -> Result<Move, EngineError> {
+        Ok(self.game.parse_move(text)?)
     }
 
-    fn legal_move(&self, text: &str) -> Result<Move, String> {
-        let mv = self.game.parse_move(text).map_err(|e| e.to_string())?;
+    fn legal_move(&self, text: &str) -> Result<Move, EngineError> {
+        let mv = self.game.parse_move(text)?;
         let name = self.game.format_move(mv);
         if self.game.outcome().is_some() {
-            return Err(format!("illegal move {name}: the game is over"));
+            return Err(EngineError::IllegalMove(format!(
+                "illegal move {name}: the game is over"
+            )));
         }
         if self.game.is_legal(mv) {
             return Ok(mv);
         }
         let side = self.game.side_to_move();
-        Err(if mv.is_pass() {
+        Err(EngineError::IllegalMove(if mv.is_pass() {
             format!("illegal move pass: {side} has a legal move")
         } else {
             format!("illegal move {name} for {side}")
-        })
+        }))
     }
 
-    fn play(&mut self, mv: Move) -> Result<String, String> {
+    fn play(&mut self, mv: Move) -> Result<String, EngineError> {
         let name = self.game.format_move(mv);
         if self.game.outcome().is_some() || !self.game.is_legal(mv) {
-            return Err(format!("illegal move {name}"));
+            return Err(EngineError::IllegalMove(format!("illegal move {name}")));
         }
         let undo = self.game.make(mv);
         self.history.push((mv, undo));
         Ok(name)
     }
 
-    fn undo(&mut self) -> Result<Move, String> {
-        let (mv, undo) = self.history.pop().ok_or("no move to undo")?;
+    fn undo(&mut self) -> Result<Move, EngineError> {
+        let (mv, undo) = self.history.pop().ok_or(EngineError::NothingToUndo)?;
         self.game.unmake(mv, undo);
         Ok(mv)
     }
@@ -279,9 +282,9 @@ impl<G: SearchGame> Session for GameSession<G> {
         self.game.cells()
     }
 
-    fn set_board(&mut self, cells: &str, side: Side) -> Result<(), String> {
+    fn set_board(&mut self, cells: &str, side: Side) -> Result<(), EngineError> {
         let mut game = self.game.clone();
-        game.set_board(cells, side).map_err(|e| e.to_string())?;
+        game.set_board(cells, side)?;
         self.game = game;
         self.history.clear();
         Ok(())
@@ -316,7 +319,7 @@ impl<G: SearchGame> Session for GameSession<G> {
         moves.into_iter().find(|&mv| self.game.is_legal(mv))
     }
 
-    fn start(&mut self, task: Task, stop: Stop, events: Sender<Event>) -> Result<(), String> {
+    fn start(&mut self, task: Task, stop: Stop, events: Sender<Event>) -> Result<(), EngineError> {
         self.healthy_searcher()?;
         let game = self.game.clone();
         let searcher = Arc::clone(&self.searcher);

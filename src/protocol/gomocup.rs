@@ -70,7 +70,7 @@ fn run_with(
             events::run(input, MAX_LINE_BYTES, &mut engine, receiver, &mut brain)
         }
         Err(error) => {
-            brain.error(&error);
+            brain.error(&error.to_string());
             brain.out.take_error().map_or(Ok(()), Err)
         }
     }
@@ -464,7 +464,7 @@ impl Brain {
         match engine.history().last() {
             Some(&mv) if engine.field_index(mv) == Some(field) => {
                 if let Err(reason) = engine.undo() {
-                    return self.error(&reason);
+                    return self.error(&reason.to_string());
                 }
             }
             Some(&mv) => {
@@ -483,7 +483,7 @@ impl Brain {
                 cells[field] = b'-';
                 let cells = String::from_utf8(cells).unwrap_or_default();
                 if let Err(reason) = engine.set_board(&cells, owner) {
-                    return self.error(&reason);
+                    return self.error(&reason.to_string());
                 }
             }
         }
@@ -562,7 +562,7 @@ impl Brain {
         }
         let cells = String::from_utf8(cells).unwrap_or_default();
         if let Err(reason) = engine.set_board(&cells, side) {
-            return self.error(&reason);
+            return self.error(&reason.to_string());
         }
         self.think(engine, board.started);
     }
@@ -665,9 +665,9 @@ impl Brain {
         }
         let limits = self.clock.limits();
         log::debug!("gomocup: thinking with {limits:?}");
-        match engine.go(limits, started, true) {
+        match engine.go(limits, started) {
             Ok(()) => self.thinking_since = Some(started),
-            Err(reason) => self.error(&reason),
+            Err(reason) => self.error(&reason.to_string()),
         }
     }
 }
@@ -750,6 +750,7 @@ impl Frontend for Brain {
                 self.line(&format!("MESSAGE {message}; playing a fallback move"));
                 engine
                     .play_fallback()
+                    .map_err(String::from)
                     .and_then(|_| engine.history().last().copied().ok_or_else(String::new))
             }
             other => Err(format!("internal error: unexpected {other:?}")),
@@ -912,7 +913,7 @@ mod tests {
             movetime: Some(Duration::from_secs(600)),
             ..Limits::default()
         };
-        engine.go(limits, Instant::now(), true).unwrap();
+        engine.go(limits, Instant::now()).unwrap();
         brain.thinking_since = Some(Instant::now());
         brain.info(&mut engine, "thread_num 4");
         assert!(engine.is_busy(), "the search was disturbed");

@@ -401,7 +401,7 @@ impl Gtp {
         let side = parse_colour(colour)?;
         let passes = Gtp::bring_to_move(engine, side)?;
         let limits = self.clock.limits(side);
-        match engine.go(limits, at, true) {
+        match engine.go(limits, at) {
             Ok(()) => {
                 self.job = Some(Job::Genmove {
                     id,
@@ -414,7 +414,7 @@ impl Gtp {
                 for _ in 0..passes {
                     let _ = engine.undo();
                 }
-                Err(error)
+                Err(error.for_command("genmove"))
             }
         }
     }
@@ -562,7 +562,9 @@ impl Gtp {
             movetime: Some(time),
             ..Limits::default()
         };
-        engine.go(limits, Instant::now(), false)?;
+        engine
+            .hint(limits, Instant::now())
+            .map_err(|e| e.for_command("arbor-hint"))?;
         self.best = None;
         self.job = Some(Job::Hint { id });
         Ok(())
@@ -743,6 +745,7 @@ impl Frontend for Gtp {
                         engine
                             .play_fallback()
                             .and_then(|name| engine.parse_move(&name))
+                            .map_err(String::from)
                     }
                     other => Err(format!("internal error: {other:?}")),
                 };

@@ -11,7 +11,7 @@ use crate::engine::events::{self, Arrival, Flow, Frontend};
 use crate::engine::input::InputLine;
 use crate::engine::job::JobKind;
 use crate::engine::output::Replies;
-use crate::engine::{Engine, Finished, Settings};
+use crate::engine::{Engine, EngineError, Finished, Settings};
 use crate::game::variant::Variant;
 use crate::search::report::{Report, analysis_fields, report_fields, score_text};
 use crate::text::quote;
@@ -37,7 +37,7 @@ pub fn run(
             events::run(input, MAX_LINE_BYTES, &mut engine, receiver, &mut native)
         }
         Err(error) => {
-            native.reply(None, Err(error));
+            native.reply(None, Err(error.to_string()));
             native.out.take_error().map_or(Ok(()), Err)
         }
     }
@@ -76,7 +76,14 @@ impl Native {
     }
 
     /// Starts a job, or answers at once if it cannot start.
-    fn start(&mut self, id: Option<u64>, started: Result<(), String>, engine: &Engine) {
+    /// A job `command` started, or the answer why not.
+    fn start(
+        &mut self,
+        id: Option<u64>,
+        command: &str,
+        started: Result<(), EngineError>,
+        engine: &Engine,
+    ) {
         match started {
             Ok(()) => {
                 self.job_id = id;
@@ -84,7 +91,7 @@ impl Native {
                     engine.stop();
                 }
             }
-            Err(error) => self.reply(id, Err(error)),
+            Err(error) => self.reply(id, Err(error.for_command(command))),
         }
     }
 
@@ -105,7 +112,8 @@ impl Native {
                 .map_err(|e| e.to_string())?,
             ),
         };
-        engine.new_game(variant).map(|()| String::new())
+        engine.new_game(variant)?;
+        Ok(String::new())
     }
 
     fn set(&mut self, engine: &mut Engine, name: &str, value: &str) -> Result<String, String> {
@@ -218,11 +226,15 @@ impl Frontend for Native {
                 return Flow::Exit;
             }
             Command::NewGame { game, options } => Native::new_game(engine, game, &options),
-            Command::SetBoard { cells, side } => {
-                engine.set_board(&cells, side).map(|()| String::new())
-            }
-            Command::Move(text) => engine.play(&text).map(|_| String::new()),
-            Command::Undo => engine.undo(),
+            Command::SetBoard { cells, side } => engine
+                .set_board(&cells, side)
+                .map(|()| String::new())
+                .map_err(String::from),
+            Command::Move(text) => engine
+                .play(&text)
+                .map(|_| String::new())
+                .map_err(String::from),
+            Command::Undo => engine.undo().map_err(String::from),
             Command::Moves => {
                 let names: Vec<String> = engine
                     .legal_moves()
@@ -235,12 +247,12 @@ impl Frontend for Native {
             Command::Show => Ok(engine.show()),
             Command::Perft(depth) => {
                 let started = engine.perft(depth);
-                self.start(id, started, engine);
+                self.start(id, "perft", started, engine);
                 return Flow::Continue;
             }
             Command::Go(limits) => {
-                let started = engine.go(limits, at, true);
-                self.start(id, started, engine);
+                let started = engine.go(limits, at);
+                self.start(id, "go", started, engine);
                 return Flow::Continue;
             }
             Command::Analyze {
@@ -248,17 +260,20 @@ impl Frontend for Native {
                 json,
                 name,
             } => {
-                let started = engine.analyze_as(name, &options, at);
+                let started = engine.analyze(&options, at);
                 self.job_json = json.filter(|_| started.is_ok());
-                self.start(id, started, engine);
+                self.start(id, name, started, engine);
                 return Flow::Continue;
             }
             Command::Solve(limit) => {
                 let started = engine.solve(limit);
-                self.start(id, started, engine);
+                self.start(id, "solve", started, engine);
                 return Flow::Continue;
             }
-            Command::ClearHash => engine.clear_hash().map(|()| String::new()),
+            Command::ClearHash => engine
+                .clear_hash()
+                .map(|()| String::new())
+                .map_err(String::from),
             Command::Stop => Ok(String::new()),
             Command::Set { name, value } => self.set(engine, &name, &value),
             Command::Ping(text) => Ok(text.map_or("pong".to_string(), |text| {
@@ -572,7 +587,7 @@ mod tests {
             movetime: Some(std::time::Duration::from_secs(600)),
             ..Default::default()
         };
-        engine.go(limits, Instant::now(), true).unwrap();
+        engine.go(limits, Instant::now()).unwrap();
         assert_eq!(
             native.set(&mut engine, "threads", "2"),
             Err("set threads: busy: go is running".to_string())

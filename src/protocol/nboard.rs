@@ -298,7 +298,7 @@ impl NBoard {
         let started = if forced(engine) {
             engine.analyze(&self.forced_options(), at)
         } else {
-            engine.go(self.limits(DEFAULT_MOVE_TIME), at, false)
+            engine.hint(self.limits(DEFAULT_MOVE_TIME), at)
         };
         match started {
             Ok(()) => {
@@ -358,7 +358,7 @@ impl NBoard {
                 let started = if forced(engine) {
                     engine.analyze(&self.forced_options(), Instant::now())
                 } else {
-                    engine.go(self.limits(DEFAULT_ANALYSIS_TIME), Instant::now(), false)
+                    engine.hint(self.limits(DEFAULT_ANALYSIS_TIME), Instant::now())
                 };
                 match started {
                     Ok(()) => return self.begin(Job::Analyze { moves, at }),

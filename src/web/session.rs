@@ -390,7 +390,7 @@ impl Board {
             inc: self.clock.control().map(|control| control.inc),
             ..Limits::default()
         };
-        self.engine.go(limits, Instant::now(), true)?;
+        self.engine.go(limits, Instant::now())?;
         self.broadcast_state();
         Ok(())
     }
