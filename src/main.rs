@@ -5,10 +5,12 @@ use std::time::Instant;
 use clap::{Args, Parser, Subcommand};
 
 use arbor::bounds;
+use arbor::cli::game_args::GameArgs;
+use arbor::cli::matches::MatchArgs;
 use arbor::engine::output::stdout_error;
 use arbor::engine::{DEFAULT_HASH_MB, Settings};
 use arbor::game::roles::SearchGame;
-use arbor::game::variant::{GameVisitor, Variant};
+use arbor::game::variant::GameVisitor;
 use arbor::players::PlayerKind;
 use arbor::protocol;
 use arbor::search::time::DEFAULT_MOVE_OVERHEAD;
@@ -345,73 +347,6 @@ struct PlayArgs {
     book_spread: u32,
 }
 
-#[derive(Args)]
-struct MatchArgs {
-    #[command(subcommand)]
-    merge: Option<MatchCommand>,
-    /// An engine: `--engine name=NAME cmd="COMMAND ARGS" [proto=native|nboard|gtp|gomocup]
-    /// [threads=N] [depth=N]` (two or more; `depth=` is NBoard's maximum depth under a
-    /// clock, 60 by default).
-    #[arg(long = "engine", num_args = 1.., action = clap::ArgAction::Append, required = true)]
-    engines: Vec<String>,
-    /// Search threads for every native or Gomocup engine without a `threads=` of its own
-    /// (sent as `set threads N` / `INFO thread_num N`); default: none sent.
-    #[arg(long, value_parser = bounds::threads)]
-    threads: Option<usize>,
-    #[command(flatten)]
-    game: GameArgs,
-    /// Seconds per side per game, with an optional increment: `300`, `60+1`, `0.5+0.05`.
-    #[arg(long)]
-    tc: Option<String>,
-    /// Fixed milliseconds per move.
-    #[arg(long, value_parser = bounds::millis)]
-    movetime: Option<std::time::Duration>,
-    /// Fixed search depth per move.
-    #[arg(long, value_parser = bounds::depth)]
-    depth: Option<u32>,
-    /// Fixed node count per move.
-    #[arg(long, value_parser = bounds::number)]
-    nodes: Option<u64>,
-    /// Openings file: a move sequence (`f5d6c3`) or `<cells> <side>` per line.
-    #[arg(long)]
-    openings: Option<std::path::PathBuf>,
-    /// Random openings of this many plies (seeded by --seed).
-    #[arg(long, value_parser = opening_plies)]
-    random_openings: Option<usize>,
-    /// How many openings to play (each twice, colours swapped) per pairing; default: all
-    /// of the openings file, or one.
-    #[arg(long, value_parser = rounds)]
-    rounds: Option<usize>,
-    #[arg(long, default_value_t = 1, value_parser = bounds::number)]
-    seed: u64,
-    /// Games played at the same time (1 is best for timing on two cores).
-    #[arg(long, default_value_t = 1, value_parser = concurrency)]
-    concurrency: usize,
-    /// Appends one text line per finished game.
-    #[arg(long)]
-    records: Option<std::path::PathBuf>,
-    /// Appends each finished Othello game in GGF.
-    #[arg(long)]
-    ggf: Option<std::path::PathBuf>,
-    /// Sequential test: `--sprt elo0=0 elo1=10 alpha=0.05 beta=0.05` (two engines).
-    #[arg(long, num_args = 1..)]
-    sprt: Option<Vec<String>>,
-    /// Plays the I-th of N slices of the game pairs (`--shard 2/4`): N runs together play
-    /// every pair once.
-    #[arg(long, value_parser = arbor::harness::campaign::Shard::parse)]
-    shard: Option<arbor::harness::campaign::Shard>,
-    /// Writes one JSON line per finished game pair to a new file.
-    #[arg(long, conflicts_with = "resume")]
-    jsonl: Option<std::path::PathBuf>,
-    /// Continues a --jsonl file: its pairs are not played again, new ones are appended.
-    #[arg(long)]
-    resume: Option<std::path::PathBuf>,
-    /// Checks one engine's protocol (native, nboard, gtp or gomocup) against a script and
-    /// reports each deviation, instead of playing a match.
-    #[arg(long)]
-    compliance: bool,
-}
-
 #[derive(Subcommand)]
 enum BookCommand {
     /// Builds a book from WTHOR games: the positions seen often enough, their moves that
@@ -442,91 +377,6 @@ enum BookCommand {
         /// The book file; default: the book compiled into this program.
         file: Option<std::path::PathBuf>,
     },
-}
-
-#[derive(Subcommand)]
-enum MatchCommand {
-    /// Tallies the JSON-lines files of one match's runs (shards, resumed runs) and prints
-    /// the table one run playing all their pairs prints.
-    Merge {
-        /// JSON-lines files written by `arbor match --jsonl` or `--resume`.
-        #[arg(required = true)]
-        files: Vec<std::path::PathBuf>,
-        /// Sequential test over all the pairs: `--sprt elo0=0 elo1=10 alpha=0.05
-        /// beta=0.05` (after the files).
-        #[arg(long, num_args = 1..)]
-        sprt: Option<Vec<String>>,
-    },
-}
-
-#[derive(Args)]
-struct GameArgs {
-    /// The game: othello (the default; alias reversi), gomoku (the default of `arbor
-    /// match` when every engine is `proto=gomocup`), pente or tictactoe.
-    #[arg(long)]
-    game: Option<String>,
-    /// Board size (othello: 4, 6 or 8; gomoku and pente: 5 to 99; tictactoe: 3 to 99).
-    #[arg(long)]
-    size: Option<String>,
-    /// Game rule (othello: normal or misere; gomoku: freestyle or exact).
-    #[arg(long)]
-    rule: Option<String>,
-    /// Opening rule (gomoku: center or free; pente: center, tournament or free).
-    #[arg(long)]
-    opening: Option<String>,
-    /// Stones in a row that win (tictactoe).
-    #[arg(long)]
-    k: Option<String>,
-}
-
-impl GameArgs {
-    /// The game's name and the options given, as GTP's `boardsize` re-reads them.
-    fn spec(&self) -> protocol::gtp::GameSpec {
-        let options = [
-            ("size", &self.size),
-            ("rule", &self.rule),
-            ("opening", &self.opening),
-            ("k", &self.k),
-        ];
-        protocol::gtp::GameSpec {
-            name: self.name().to_string(),
-            options: options
-                .iter()
-                .filter_map(|(key, value)| {
-                    value.as_ref().map(|value| (key.to_string(), value.clone()))
-                })
-                .collect(),
-        }
-    }
-
-    fn variant(&self) -> Result<Variant, String> {
-        self.variant_of(self.name())
-    }
-
-    /// The variant of `game` with the options given.
-    fn variant_of(&self, game: &str) -> Result<Variant, String> {
-        let options = [
-            ("size", &self.size),
-            ("rule", &self.rule),
-            ("opening", &self.opening),
-            ("k", &self.k),
-        ];
-        let options = options
-            .iter()
-            .filter_map(|(key, value)| value.as_deref().map(|value| (*key, value)));
-        Variant::parse(game, options).map_err(|e| e.to_string())
-    }
-
-    fn name(&self) -> &str {
-        self.game.as_deref().unwrap_or("othello")
-    }
-
-    /// The variant when any of the options was given (for records naming their own).
-    fn given(&self) -> Result<Option<Variant>, String> {
-        let given = [&self.game, &self.size, &self.rule, &self.opening, &self.k];
-        let any = given.iter().any(|option| option.is_some());
-        any.then(|| self.variant()).transpose()
-    }
 }
 
 fn main() -> ExitCode {
@@ -672,7 +522,7 @@ fn main() -> ExitCode {
                 game.spec(),
             )
         }
-        Some(Commands::Match(args)) => run_match(args),
+        Some(Commands::Match(args)) => args.run(),
         Some(Commands::Serve {
             bind,
             port,
@@ -907,25 +757,6 @@ fn overhead_ms(text: &str) -> Result<u64, String> {
     bounds::move_overhead(text).map(|overhead| overhead.as_millis() as u64)
 }
 
-/// Most random plies an opening may have (longer ones stop where the game would end).
-const MAX_OPENING_PLIES: u64 = 10_000;
-/// Most openings (rounds) a match schedules.
-const MAX_ROUNDS: u64 = 1_000_000;
-/// Most games played at once.
-const MAX_CONCURRENCY: u64 = 256;
-
-fn opening_plies(text: &str) -> Result<usize, String> {
-    bounds::number_in(text, 0, MAX_OPENING_PLIES, "").map(|plies| plies as usize)
-}
-
-fn rounds(text: &str) -> Result<usize, String> {
-    bounds::number_in(text, 1, MAX_ROUNDS, "").map(|rounds| rounds as usize)
-}
-
-fn concurrency(text: &str) -> Result<usize, String> {
-    bounds::number_in(text, 1, MAX_CONCURRENCY, "").map(|games| games as usize)
-}
-
 fn play(args: &PlayArgs) -> Result<(), String> {
     use arbor::cli::play::PlaySettings;
     let level = args.level.filter(|&depth| depth > 0);
@@ -957,212 +788,6 @@ fn play(args: &PlayArgs) -> Result<(), String> {
     };
     let variant = args.game.variant()?;
     arbor::cli::play::play(variant, settings, BufReader::new(io::stdin()), io::stdout())
-}
-
-fn run_match(args: &MatchArgs) -> Result<(), String> {
-    use arbor::harness::campaign::Shard;
-    use arbor::harness::engine::Setup;
-    use arbor::harness::referee::TimeControl;
-    use arbor::harness::{
-        EngineSpec, Jsonl, MatchConfig, random_openings, read_openings, run_match,
-    };
-    use std::time::Duration;
-
-    if let Some(MatchCommand::Merge { files, sprt }) = &args.merge {
-        let sprt = sprt.as_deref().map(parse_sprt).transpose()?;
-        return arbor::harness::campaign::merge(files, sprt, &mut io::stdout());
-    }
-
-    // The first Ctrl-C ends the match with the table of the games played; a second one
-    // ends the program at once.
-    ctrlc::set_handler(|| {
-        if !arbor::harness::interrupt() {
-            std::process::exit(130);
-        }
-    })
-    .map_err(|e| e.to_string())?;
-    // Each `name=` starts an engine; its `cmd=` runs to the next `name=` (the words
-    // `proto=P`, `threads=N` and `depth=N` among them name its protocol, thread count and
-    // NBoard's maximum depth).
-    let mut specs: Vec<(String, [Option<String>; 3])> = Vec::new();
-    for word in &args.engines {
-        let key = ["proto=", "threads=", "depth="]
-            .iter()
-            .position(|key| word.starts_with(key));
-        match (specs.last_mut(), key) {
-            (Some((_, keyed)), Some(index)) => {
-                if keyed[index].is_some() {
-                    return Err(format!(
-                        "--engine: {} given twice",
-                        arbor::text::quote(word)
-                    ));
-                }
-                keyed[index] = word.split_once('=').map(|(_, value)| value.to_string());
-            }
-            (Some((spec, _)), None) if !word.starts_with("name=") => {
-                spec.push(' ');
-                spec.push_str(word);
-            }
-            _ => specs.push((word.clone(), [None, None, None])),
-        }
-    }
-    let mut engines = Vec::new();
-    for (spec, [proto, threads, depth]) in specs {
-        let proto = proto
-            .as_deref()
-            .map(arbor::harness::foreign::Proto::parse)
-            .transpose()
-            .map_err(|e| format!("--engine: {e}"))?
-            .unwrap_or_default();
-        let name = spec
-            .strip_prefix("name=")
-            .and_then(|rest| rest.split_whitespace().next())
-            .ok_or_else(|| {
-                format!(
-                    "--engine {}: expected name=NAME cmd=COMMAND",
-                    arbor::text::quote(&spec)
-                )
-            })?;
-        let command = spec
-            .split_once("cmd=")
-            .map(|(_, command)| command.trim().to_string())
-            .filter(|command| !command.is_empty())
-            .ok_or_else(|| {
-                format!(
-                    "--engine {}: missing cmd=COMMAND",
-                    arbor::text::quote(&spec)
-                )
-            })?;
-        let threads = threads
-            .as_deref()
-            .map(bounds::threads)
-            .transpose()
-            .map_err(|e| format!("--engine {}: threads: {e}", arbor::text::quote(name)))?
-            .or(args.threads.filter(|_| proto.has_threads()));
-        let max_depth = depth
-            .as_deref()
-            .map(bounds::fixed_depth)
-            .transpose()
-            .map_err(|e| format!("--engine {}: depth: {e}", arbor::text::quote(name)))?;
-        engines.push(EngineSpec {
-            name: name.to_string(),
-            command,
-            proto,
-            threads,
-            max_depth,
-        });
-    }
-    // Gomocup brains play Gomoku only: without --game, that is the game.
-    let gomocup_only = engines
-        .iter()
-        .all(|engine| engine.proto == arbor::harness::foreign::Proto::Gomocup);
-    let variant = match &args.game.game {
-        None if gomocup_only => args.game.variant_of("gomoku")?,
-        _ => args.game.variant()?,
-    };
-    if args.compliance {
-        let [engine] = engines.as_slice() else {
-            return Err("--compliance checks one engine: give one --engine".into());
-        };
-        let deviations = arbor::harness::compliance::run(engine, variant, &mut io::stdout())?;
-        return match deviations {
-            0 => Ok(()),
-            1 => Err("1 deviation from the protocol".into()),
-            n => Err(format!("{n} deviations from the protocol")),
-        };
-    }
-    let seconds = |text: &str| bounds::seconds(text).map_err(|e| format!("--tc: {e}"));
-    let control = match (&args.tc, args.movetime, args.depth, args.nodes) {
-        (Some(tc), None, None, None) => {
-            let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
-            let base = seconds(base)?;
-            if base.is_zero() {
-                return Err("--tc: the time per game must be more than 0 seconds".into());
-            }
-            TimeControl::Clock {
-                base,
-                inc: seconds(inc)?,
-            }
-        }
-        (None, Some(time), None, None) => TimeControl::MoveTime(time),
-        (None, None, Some(depth), None) => TimeControl::Depth(depth),
-        (None, None, None, Some(nodes)) => TimeControl::Nodes(nodes),
-        (None, None, None, None) => TimeControl::Clock {
-            base: Duration::from_secs(60),
-            inc: Duration::ZERO,
-        },
-        _ => return Err("give one of --tc, --movetime, --depth, --nodes".into()),
-    };
-    let mut openings: Vec<Setup> = match (&args.openings, args.random_openings) {
-        (Some(path), _) => {
-            let text = arbor::files::read_text(path)?;
-            read_openings(&text, variant).map_err(|e| format!("{}:{e}", path.display()))?
-        }
-        (None, Some(plies)) => random_openings(variant, args.rounds.unwrap_or(1), plies, args.seed),
-        (None, None) => vec![Setup::Moves(Vec::new())],
-    };
-    if openings.is_empty() {
-        return Err("no openings".into());
-    }
-    let rounds = args.rounds.unwrap_or(openings.len()).max(1);
-    openings = (0..rounds)
-        .map(|i| openings[i % openings.len()].clone())
-        .collect();
-    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
-    let config = MatchConfig {
-        engines,
-        variant,
-        control,
-        openings,
-        concurrency: args.concurrency,
-        records: args.records.clone(),
-        ggf: args.ggf.clone(),
-        sprt,
-        shard: args.shard.unwrap_or(Shard::WHOLE),
-        jsonl: match (&args.jsonl, &args.resume) {
-            (Some(path), _) => Some(Jsonl::Create(path.clone())),
-            (None, Some(path)) => Some(Jsonl::Resume(path.clone())),
-            (None, None) => None,
-        },
-    };
-    run_match(&config, &mut io::stdout()).map(|_| ())
-}
-
-/// `--sprt elo0=0 elo1=10 alpha=0.05 beta=0.05`: any of the four, each once.
-fn parse_sprt(words: &[String]) -> Result<arbor::harness::stats::Sprt, String> {
-    use arbor::text::quote;
-    let mut values = [
-        ("elo0", 0.0),
-        ("elo1", 10.0),
-        ("alpha", 0.05),
-        ("beta", 0.05),
-    ];
-    let mut seen = Vec::new();
-    for word in words.iter().flat_map(|w| w.split_whitespace()) {
-        let (key, value) = word
-            .split_once('=')
-            .ok_or_else(|| format!("--sprt: expected key=value, got {}", quote(word)))?;
-        let slot = values
-            .iter_mut()
-            .find(|(name, _)| *name == key)
-            .ok_or_else(|| {
-                format!(
-                    "--sprt: unknown {}: expected elo0, elo1, alpha or beta",
-                    quote(key)
-                )
-            })?;
-        if seen.contains(&key) {
-            return Err(format!("--sprt: {key} given twice"));
-        }
-        seen.push(key);
-        slot.1 = value
-            .parse::<f64>()
-            .ok()
-            .filter(|v| v.is_finite())
-            .ok_or_else(|| format!("--sprt: {key}: not a number: {}", quote(value)))?;
-    }
-    let [elo0, elo1, alpha, beta] = values.map(|(_, value)| value);
-    arbor::harness::stats::Sprt::new(elo0, elo1, alpha, beta).map_err(|e| format!("--sprt: {e}"))
 }
 
 fn solve(file: &std::path::Path, hash: usize, threads: usize) -> Result<(), String> {

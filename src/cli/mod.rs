@@ -4,6 +4,8 @@
 pub mod analysis;
 pub mod bench;
 pub mod book;
+pub mod game_args;
+pub mod matches;
 pub mod play;
 pub mod probcut;
 pub mod puzzles;

@@ -7,6 +7,7 @@ pub mod engine;
 pub mod foreign;
 pub mod records;
 pub mod referee;
+pub mod spec;
 pub mod stats;
 
 use std::collections::VecDeque;
