@@ -382,42 +382,13 @@ fn read_engine_line(
     }))
 }
 
-/// Splits a command line on spaces, honouring single and double quotes.
+/// Splits an engine's command line into words as a POSIX shell would, without running
+/// one: single and double quotes, backslash escapes and `#` comments, no expansions.
 pub fn split_command(command: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut current = String::new();
-    let mut quote = None;
-    let mut started = false;
-    for c in command.chars() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), c) => current.push(c),
-            (None, '"' | '\'') => {
-                quote = Some(c);
-                started = true;
-            }
-            (None, c) if c.is_whitespace() => {
-                if started {
-                    words.push(std::mem::take(&mut current));
-                    started = false;
-                }
-            }
-            (None, c) => {
-                current.push(c);
-                started = true;
-            }
-        }
-    }
-    if quote.is_some() {
-        return Err(format!(
-            "unbalanced quote in {}",
-            crate::text::quote(command)
-        ));
-    }
-    if started {
-        words.push(current);
-    }
-    Ok(words)
+    // The crate's only error is a quote left open (a backslash escaping the end of the
+    // text inside double quotes leaves one open too).
+    shell_words::split(command)
+        .map_err(|_| format!("unbalanced quote in {}", crate::text::quote(command)))
 }
 
 #[cfg(test)]
@@ -425,16 +396,43 @@ mod tests {
     use super::*;
 
     #[test]
-    fn splits_commands_with_quotes() {
+    fn splits_commands_as_a_shell_would() {
+        let split = |text: &str| split_command(text).unwrap();
         assert_eq!(
-            split_command("arbor --player random").unwrap(),
+            split("arbor --player random"),
             ["arbor", "--player", "random"]
         );
         assert_eq!(
-            split_command("sh -c 'echo hi; sleep 1'").unwrap(),
+            split("sh -c 'echo hi; sleep 1'"),
             ["sh", "-c", "echo hi; sleep 1"]
         );
-        assert_eq!(split_command("a \"\" b").unwrap(), ["a", "", "b"]);
-        assert!(split_command("a 'b").is_err());
+        assert_eq!(split("a \"\" b"), ["a", "", "b"]);
+        assert_eq!(split("  a\tb  "), ["a", "b"]);
+        assert_eq!(
+            split("'my engine'/run --x=\"1 2\""),
+            ["my engine/run", "--x=1 2"]
+        );
+        assert_eq!(
+            split(r"my\ engine 'C:\dir\x.exe'"),
+            ["my engine", r"C:\dir\x.exe"]
+        );
+        assert_eq!(split(r#""say \"hi\"" \$HOME"#), ["say \"hi\"", "$HOME"]);
+        assert_eq!(split("edax # a comment"), ["edax"]);
+        assert_eq!(split("a#b"), ["a#b"]);
+        assert!(split("").is_empty() && split("   ").is_empty() && split("# x").is_empty());
+    }
+
+    #[test]
+    fn unterminated_quotes_are_refused() {
+        for text in ["a 'b", "a \"b", "\"", "'", "a \"b\\\"", "x 'y\\"] {
+            let message = split_command(text).unwrap_err();
+            assert!(
+                message.starts_with("unbalanced quote in '"),
+                "{text}: {message}"
+            );
+        }
+        // A long command is quoted cut short.
+        let long = format!("'{}", "x".repeat(100_000));
+        assert!(split_command(&long).unwrap_err().len() < 500);
     }
 }
