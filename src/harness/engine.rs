@@ -5,7 +5,7 @@
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::bounds::MAX_MILLIS;
@@ -76,18 +76,62 @@ pub const MAX_ENGINE_LINE: usize = 64 << 10;
 /// referee instead of filling the harness's memory.
 const LINES_AHEAD: usize = 256;
 
-/// Process ids of live engines, killed on Ctrl-C.
-fn live_children() -> &'static Mutex<Vec<u32>> {
-    static CHILDREN: OnceLock<Mutex<Vec<u32>>> = OnceLock::new();
-    CHILDREN.get_or_init(|| Mutex::new(Vec::new()))
+/// An engine's process, shared by its [`Process`] and the registry of live engines.
+type SharedChild = Arc<Mutex<Child>>;
+
+/// The engines' processes while their [`Process`] lives, for the Ctrl-C handler. They
+/// are reached through their handles, never by a process id looked up later: a handle
+/// whose process was reaped kills nothing, so an id the system has handed to another
+/// process since is never signalled.
+#[derive(Default)]
+pub struct Children {
+    live: Mutex<Vec<SharedChild>>,
+}
+
+impl Children {
+    /// Lists `child` (until [`Children::remove`]) and returns the handle to use.
+    pub fn add(&self, child: Child) -> SharedChild {
+        let child = Arc::new(Mutex::new(child));
+        lock(&self.live).push(Arc::clone(&child));
+        child
+    }
+
+    pub fn remove(&self, child: &SharedChild) {
+        lock(&self.live).retain(|listed| !Arc::ptr_eq(listed, child));
+    }
+
+    /// Kills every listed process still running (each reaped by its own [`Process`]).
+    pub fn kill_all(&self) {
+        for child in lock(&self.live).iter() {
+            let _ = lock(child).kill();
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        lock(&self.live).len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A lock that a panic elsewhere does not poison: a process handle stays usable.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The engines this program started and has not yet dropped.
+pub fn live_children() -> &'static Children {
+    static CHILDREN: OnceLock<Children> = OnceLock::new();
+    CHILDREN.get_or_init(Children::default)
 }
 
 /// Kills every engine the harness started (for the Ctrl-C handler).
 pub fn kill_all_engines() {
-    let children = live_children().lock().unwrap_or_else(|p| p.into_inner());
-    for &pid in children.iter() {
-        let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
-    }
+    live_children().kill_all();
 }
 
 /// An engine process: its stdin, and its output lines read on a thread (at most
@@ -95,7 +139,7 @@ pub fn kill_all_engines() {
 /// writes a line that is too long or not UTF-8, is killed.
 pub struct Process {
     name: String,
-    child: Child,
+    child: SharedChild,
     stdin: ChildStdin,
     lines: Receiver<InputLine>,
 }
@@ -111,19 +155,19 @@ impl Process {
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| format!("cannot start {name} ({command}): {e}"))?;
-        live_children()
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(child.id());
-        // Started as Ctrl-C was killing the others: this one goes too.
-        if crate::harness::interrupted() {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!("{name}: the match was interrupted"));
-        }
         let stdin = child.stdin.take().expect("piped stdin");
         let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
         let (sender, lines) = mpsc::sync_channel(LINES_AHEAD);
+        let process = Process {
+            name: name.to_string(),
+            child: live_children().add(child),
+            stdin,
+            lines,
+        };
+        // Started as Ctrl-C was killing the others: this one goes too (dropped).
+        if crate::harness::interrupted() {
+            return Err(format!("{name}: the match was interrupted"));
+        }
         std::thread::spawn(move || {
             let mut buffer = Vec::new();
             while let Ok(Some(line)) = read_engine_line(&mut stdout, &mut buffer) {
@@ -134,12 +178,7 @@ impl Process {
                 }
             }
         });
-        Ok(Process {
-            name: name.to_string(),
-            child,
-            stdin,
-            lines,
-        })
+        Ok(process)
     }
 
     pub fn name(&self) -> &str {
@@ -213,7 +252,7 @@ impl Process {
         let _ = self.send(line);
         let deadline = Instant::now() + Duration::from_millis(500);
         while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
+            if self.exited().is_some() {
                 return;
             }
             std::thread::sleep(Duration::from_millis(5));
@@ -223,25 +262,21 @@ impl Process {
 
     /// Whether the process has exited (its status, if so).
     pub fn exited(&mut self) -> Option<std::process::ExitStatus> {
-        self.child.try_wait().ok().flatten()
+        lock(&self.child).try_wait().ok().flatten()
     }
 
+    /// Kills the process and reaps it (a process already reaped is not signalled).
     pub fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let mut child = lock(&self.child);
+        let _ = child.kill();
+        let _ = child.wait();
     }
 }
 
 impl Drop for Process {
     fn drop(&mut self) {
-        if !matches!(self.child.try_wait(), Ok(Some(_))) {
-            self.kill();
-        }
-        let id = self.child.id();
-        live_children()
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .retain(|&pid| pid != id);
+        self.kill();
+        live_children().remove(&self.child);
     }
 }
 
@@ -434,5 +469,75 @@ mod tests {
         // A long command is quoted cut short.
         let long = format!("'{}", "x".repeat(100_000));
         assert!(split_command(&long).unwrap_err().len() < 500);
+    }
+
+    /// Whether the system still lists `pid` (a zombie too): Linux's /proc.
+    #[cfg(target_os = "linux")]
+    fn listed(pid: u32) -> bool {
+        std::path::Path::new(&format!("/proc/{pid}")).exists()
+    }
+
+    #[cfg(unix)]
+    fn sleeper() -> Child {
+        Command::new("sleep").arg("60").spawn().unwrap()
+    }
+
+    /// The Ctrl-C path: every listed process is killed through its handle, and one
+    /// already reaped (its id perhaps another process's by now) is left alone.
+    #[cfg(unix)]
+    #[test]
+    fn kill_all_kills_through_the_handles() {
+        let children = Children::default();
+        let running = children.add(sleeper());
+        let mut reaped = Command::new("true").spawn().unwrap();
+        reaped.wait().unwrap();
+        let reaped = children.add(reaped);
+        assert_eq!(children.len(), 2);
+        children.kill_all();
+        let status = lock(&running).wait().unwrap();
+        assert!(!status.success(), "{status:?}");
+        assert!(lock(&reaped).try_wait().unwrap().unwrap().success());
+        children.remove(&running);
+        children.remove(&reaped);
+        assert!(children.is_empty());
+        #[cfg(target_os = "linux")]
+        assert!(!listed(lock(&running).id()));
+    }
+
+    /// A dropped engine leaves no process behind, and leaves the registry.
+    #[cfg(unix)]
+    #[test]
+    fn a_dropped_engine_is_killed_reaped_and_unlisted() {
+        let process = Process::start("sleeper", "sleep 60").unwrap();
+        let child = Arc::clone(&process.child);
+        let pid = lock(&child).id();
+        let listed_by_registry = || {
+            lock(&live_children().live)
+                .iter()
+                .any(|c| Arc::ptr_eq(c, &child))
+        };
+        assert!(listed_by_registry());
+        #[cfg(target_os = "linux")]
+        assert!(listed(pid));
+        drop(process);
+        assert!(!listed_by_registry());
+        assert!(lock(&child).try_wait().unwrap().is_some());
+        #[cfg(target_os = "linux")]
+        assert!(!listed(pid), "process {pid} left behind");
+    }
+
+    /// An engine that exits by itself is reaped once; the drop signals nothing.
+    #[cfg(unix)]
+    #[test]
+    fn an_engine_that_quits_is_reaped_once() {
+        let mut process = Process::start("quitter", "sh -c 'read line; exit 3'").unwrap();
+        process.quit("quit");
+        assert_eq!(process.exited().and_then(|s| s.code()), Some(3));
+        let child = Arc::clone(&process.child);
+        drop(process);
+        assert_eq!(
+            lock(&child).try_wait().unwrap().and_then(|s| s.code()),
+            Some(3)
+        );
     }
 }
