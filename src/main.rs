@@ -1,16 +1,14 @@
 use std::io::{self, BufReader, Write};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Parser, Subcommand};
 
 use arbor::bounds;
 use arbor::cli::game_args::GameArgs;
 use arbor::cli::matches::MatchArgs;
 use arbor::engine::output::stdout_error;
 use arbor::engine::{DEFAULT_HASH_MB, Settings};
-use arbor::game::roles::SearchGame;
-use arbor::game::variant::GameVisitor;
 use arbor::players::PlayerKind;
 use arbor::protocol;
 use arbor::search::time::DEFAULT_MOVE_OVERHEAD;
@@ -70,110 +68,19 @@ enum Commands {
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Match(Box<MatchArgs>),
     /// Play against the engine (or another person) at the terminal.
-    Play(PlayArgs),
+    Play(arbor::cli::play::PlayArgs),
     /// Builds or checks the Othello opening book.
     #[command(subcommand)]
     Book(BookCommand),
     /// Measures Multi-ProbCut's prediction errors on WTHOR or self-play positions and
     /// prints the rule's table of src/game/othello/probcut.rs.
-    Probcut {
-        /// normal or misere: the rule the positions are searched under.
-        #[arg(long, default_value = "normal")]
-        rule: String,
-        /// Directory of WTHOR `<moves> <diff>` files.
-        #[arg(long)]
-        wthor: Option<std::path::PathBuf>,
-        /// Self-play games of the rule to sample too, 0 to 10 million (0: none).
-        #[arg(long, default_value_t = 0, value_parser = bounds::selfplay_games)]
-        selfplay: usize,
-        /// About how many positions to sample (one per sampled game).
-        #[arg(long, default_value_t = 400, value_parser = bounds::positive)]
-        positions: usize,
-        /// Deepest search, plies (4 to 60).
-        #[arg(long, default_value_t = 10, value_parser = bounds::fixed_depth)]
-        depth: u32,
-        #[arg(long, default_value_t = 1, value_parser = bounds::number)]
-        seed: u64,
-        /// Measures instead the error of searches to depth 0-6 as predictions of exact
-        /// scores at 14-22 empties, for the selective endgame search (normal rule, WTHOR
-        /// positions).
-        #[arg(long)]
-        endgame: bool,
-    },
+    Probcut(arbor::cli::probcut::ProbcutArgs),
     /// Fits the Othello evaluation weights by least squares, or with `--game gomoku` the
     /// Gomoku ones to self-play results, and prints them.
-    Tune {
-        /// othello or gomoku.
-        #[arg(long, default_value = "othello")]
-        game: String,
-        /// Othello: normal (labels from WTHOR games) or misere (labels from self-play).
-        #[arg(long, default_value = "normal")]
-        rule: String,
-        /// Directory of WTHOR `<moves> <diff>` files (for --rule normal).
-        #[arg(long)]
-        wthor: Option<std::path::PathBuf>,
-        /// Self-play games to generate (for --rule misere and for gomoku; default 3000,
-        /// or none for gomoku given --records).
-        #[arg(long, value_parser = bounds::positive)]
-        selfplay: Option<usize>,
-        #[arg(long, default_value_t = 1, value_parser = bounds::number)]
-        seed: u64,
-        /// Threads playing the self-play games, 1 to 256 (gomoku; default: all cores).
-        #[arg(long, value_parser = bounds::threads)]
-        threads: Option<usize>,
-        /// Gomoku: match records (`arbor match --jsonl`) whose 15x15 freestyle games to
-        /// fit too.
-        #[arg(long, num_args = 1..)]
-        records: Vec<std::path::PathBuf>,
-        /// Gomoku: where to write the fitted tables (`src/game/gomoku/eval_table.rs`).
-        #[arg(long)]
-        out: Option<std::path::PathBuf>,
-        /// Gomoku: label each position by a search of this depth (plies) instead of by
-        /// its game's result (1 to 60).
-        #[arg(long, value_parser = bounds::fixed_depth)]
-        label_depth: Option<u32>,
-        /// Gomoku: file keeping those searches' scores (read if it exists, else written).
-        #[arg(long, requires = "label_depth")]
-        labels: Option<std::path::PathBuf>,
-    },
+    Tune(arbor::cli::tune::TuneArgs),
     /// Trains the Othello pattern evaluation on WTHOR games, self-play games or both, and
     /// writes its weights file.
-    Train {
-        /// normal or misere: the rule the weights are for.
-        #[arg(long, default_value = "normal")]
-        rule: String,
-        /// Directory of WTHOR `<moves> <diff>` files.
-        #[arg(long)]
-        wthor: Option<std::path::PathBuf>,
-        /// Self-play games to play and learn from too, 0 to 10 million (0: none).
-        #[arg(long, default_value_t = 0, value_parser = bounds::selfplay_games)]
-        selfplay: usize,
-        /// Seed of the self-play games.
-        #[arg(long, default_value_t = 1, value_parser = bounds::number)]
-        seed: u64,
-        /// Weights file to write (the shipped ones are src/game/othello/weights/*.bin).
-        #[arg(long, default_value = arbor::cli::train::DEFAULT_OUT)]
-        out: std::path::PathBuf,
-        /// Replaces --out if it exists.
-        #[arg(long)]
-        force: bool,
-        /// Labels positions with this many empties or fewer by exact solves, and earlier
-        /// ones by their game's solved score there (0: by the game's final result).
-        #[arg(long, default_value_t = 0, value_parser = bounds::solve_empties)]
-        solve_empties: u32,
-        /// Also labels each position beyond --solve-empties by a search this deep, 0 to
-        /// 20 (0: not searched); the label is the mean of the search's and the solved one.
-        #[arg(long, default_value_t = 0, value_parser = bounds::search_depth)]
-        search_depth: u32,
-        /// Weights file the labelling searches evaluate with (and the error report
-        /// compares against) instead of the shipped one.
-        #[arg(long)]
-        search_weights: Option<std::path::PathBuf>,
-        /// Threads for the solves, 1 to 256 (the labels do not depend on it); all cores by
-        /// default.
-        #[arg(long, default_value_t = bounds::available_threads(), value_parser = bounds::threads)]
-        threads: usize,
-    },
+    Train(arbor::cli::train::TrainArgs),
     /// Runs the threat solver on Gomoku forced-win puzzles and counts those solved.
     Puzzles {
         /// Puzzle file: `<size> <side> B:<cells> W:<cells> ; <first> ; <line> ; <tags>`.
@@ -312,41 +219,6 @@ enum Commands {
     },
 }
 
-#[derive(Args)]
-struct PlayArgs {
-    #[command(flatten)]
-    game: GameArgs,
-    /// Your colour: black, white, both (two people) or none (watch the engine).
-    #[arg(long, default_value = "black")]
-    color: String,
-    /// A fixed search depth for the engine instead of its clock (1 to 60; 0: the clock).
-    #[arg(long, value_parser = bounds::level)]
-    level: Option<u32>,
-    /// The engine's clock for the whole game, in seconds.
-    #[arg(long, default_value = "300", value_parser = bounds::seconds)]
-    time: std::time::Duration,
-    /// Memory for the engine's tables, MiB.
-    #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = bounds::hash_mb)]
-    hash: usize,
-    /// The engine's search threads, 1 to 256; default: the machine's cores.
-    #[arg(long, default_value_t = bounds::available_threads(), value_parser = bounds::threads)]
-    threads: usize,
-    /// Who plays for the engine: search, random or greedy.
-    #[arg(long, default_value = "search")]
-    player: PlayerKind,
-    /// Seed for the engine's random choices (repeatable games); default: from the
-    /// system.
-    #[arg(long, value_parser = bounds::number)]
-    seed: Option<u64>,
-    /// Whether the engine plays from the Othello opening book, on or off.
-    #[arg(long, default_value = "on", value_parser = bounds::switch, action = clap::ArgAction::Set)]
-    book: bool,
-    /// Book moves within this many discs of the book's best are chosen among at random;
-    /// 0 plays a best one.
-    #[arg(long, default_value_t = 0, value_parser = bounds::book_spread)]
-    book_spread: u32,
-}
-
 #[derive(Subcommand)]
 enum BookCommand {
     /// Builds a book from WTHOR games: the positions seen often enough, their moves that
@@ -385,63 +257,108 @@ fn main() -> ExitCode {
         .init();
     // Gomocup managers run brains named pbrain-*: under such a name arbor is a brain.
     if invoked_as_brain() {
-        if io::IsTerminal::is_terminal(&io::stdin()) {
-            eprintln!("arbor (as a Gomocup brain): reading Gomocup commands: START 15, BEGIN, END");
-        }
-        let overhead = std::time::Duration::from_millis(GOMOCUP_OVERHEAD_MS);
+        banner("arbor (as a Gomocup brain): reading Gomocup commands: START 15, BEGIN, END");
         arbor::engine::output::watch_stdout();
-        let result = protocol::gomocup::run(BufReader::new(io::stdin()), io::stdout(), overhead, 1);
-        return exit(result.map_err(stdout_error));
+        return exit(gomocup(GOMOCUP_OVERHEAD_MS, 1));
     }
     let cli = Cli::parse();
     // A server's address line may be read once and its pipe closed: it serves on.
     if !matches!(cli.command, Some(Commands::Serve { .. })) {
         arbor::engine::output::watch_stdout();
     }
-    let result = match &cli.command {
+    let result = match cli.command {
         None => cli.game.variant().and_then(|variant| {
-            let overhead = std::time::Duration::from_millis(cli.overhead);
+            banner(concat!(
+                "arbor ",
+                env!("CARGO_PKG_VERSION"),
+                ": reading protocol commands (see protocol.md): try `help`, `go`, `quit`. \
+                 To play a game yourself: arbor play"
+            ));
             let settings = Settings {
                 variant,
                 player: cli.player,
                 seed: cli.seed,
                 hash_mb: cli.hash,
                 threads: cli.threads,
-                move_overhead: overhead,
+                move_overhead: Duration::from_millis(cli.overhead),
                 book: cli.book,
                 book_spread: cli.book_spread,
             };
-            if io::IsTerminal::is_terminal(&io::stdin()) {
-                eprintln!(
-                    "arbor {}: reading protocol commands (see protocol.md): try `help`, \
-                     `go`, `quit`. To play a game yourself: arbor play",
-                    env!("CARGO_PKG_VERSION")
-                );
-            }
             protocol::run(BufReader::new(io::stdin()), io::stdout(), settings).map_err(stdout_error)
         }),
-        Some(Commands::Perft { game, depth }) => game
-            .variant()
-            .and_then(|variant| variant.visit(PerftReport { depth: *depth }).map_err(stdout_error)),
-        Some(Commands::Solve {
+        Some(Commands::Bench) => arbor::cli::bench::run(&mut io::stdout()).map(|_| ()),
+        Some(Commands::Perft { game, depth }) => game.variant().and_then(|variant| {
+            arbor::cli::perft::run(variant, depth, &mut io::stdout()).map_err(stdout_error)
+        }),
+        Some(Commands::Match(args)) => args.run(),
+        Some(Commands::Play(args)) => args.run(),
+        Some(Commands::Book(BookCommand::Build {
+            wthor,
+            out,
+            plies,
+            min_games,
+            depth,
+            threads,
+        })) => {
+            let options = arbor::cli::book::BuildOptions {
+                plies,
+                min_games,
+                depth,
+                threads,
+                hash_mb: 16,
+            };
+            arbor::cli::book::build(&wthor, &options, &out, &mut io::stdout())
+        }
+        Some(Commands::Book(BookCommand::Check { file })) => {
+            arbor::cli::book::check(file.as_deref(), &mut io::stdout())
+        }
+        Some(Commands::Probcut(args)) => args.run(),
+        Some(Commands::Tune(args)) => args.run(),
+        Some(Commands::Train(args)) => args.run(),
+        Some(Commands::Puzzles {
             file,
-            jsonl,
+            movetime,
+            nodes,
+            verify,
+            search,
+        }) => {
+            use arbor::cli::puzzles::{Check, PuzzleLimit};
+            let limit = PuzzleLimit {
+                time: movetime,
+                nodes,
+            };
+            let check = match search {
+                true => Check::Search,
+                false => Check::Solver { verify },
+            };
+            arbor::cli::puzzles::run_path(&file, limit, check)
+        }
+        Some(Commands::Gomocup { overhead, threads }) => {
+            banner(
+                "arbor gomocup: reading Gomocup commands (see protocol.md): START 15, BEGIN, END",
+            );
+            gomocup(overhead, threads)
+        }
+        Some(Commands::Nboard {
             hash,
             threads,
-        }) => match file {
-            Some(file) if !jsonl => solve(file, *hash, *threads),
-            _ => {
-                arbor::cli::tasks::run(&mut io::stdin().lock(), &mut io::stdout(), *hash, *threads)
-                    .map(|_| ())
-            }
-        },
+            book,
+        }) => {
+            banner("arbor nboard: reading NBoard commands (see protocol.md): nboard 2, go, hint 1");
+            let settings = Settings {
+                hash_mb: hash,
+                threads,
+                book,
+                ..Settings::default()
+            };
+            protocol::nboard::run(BufReader::new(io::stdin()), io::stdout(), settings)
+                .map_err(stdout_error)
+        }
         Some(Commands::Analysis { hash, threads }) => {
-            if io::IsTerminal::is_terminal(&io::stdin()) {
-                eprintln!(
-                    "arbor analysis: reading JSON queries, one per line (see protocol.md): {{\"id\":1,\"moves\":[\"f5\"]}}"
-                );
-            }
-            arbor::cli::analysis::run(&mut io::stdin().lock(), &mut io::stdout(), *hash, *threads)
+            banner(
+                "arbor analysis: reading JSON queries, one per line (see protocol.md): {\"id\":1,\"moves\":[\"f5\"]}",
+            );
+            arbor::cli::analysis::run(&mut io::stdin().lock(), &mut io::stdout(), hash, threads)
                 .map(|_| ())
         }
         Some(Commands::Review {
@@ -452,77 +369,11 @@ fn main() -> ExitCode {
             svg,
             hash,
             threads,
-        }) => review(
-            file,
-            game,
-            *movetime,
-            *depth,
-            svg.as_deref(),
-            *hash,
-            *threads,
-        ),
-        Some(Commands::Bench) => arbor::cli::bench::run(&mut io::stdout()).map(|_| ()),
-        Some(Commands::Gomocup { overhead, threads }) => {
-            if io::IsTerminal::is_terminal(&io::stdin()) {
-                eprintln!(
-                    "arbor gomocup: reading Gomocup commands (see protocol.md): START 15, BEGIN, END"
-                );
-            }
-            let overhead = std::time::Duration::from_millis(*overhead);
-            protocol::gomocup::run(
-                BufReader::new(io::stdin()),
-                io::stdout(),
-                overhead,
-                *threads,
-            )
-            .map_err(stdout_error)
-        }
-        Some(Commands::Nboard {
-            hash,
-            threads,
-            book,
         }) => {
-            if io::IsTerminal::is_terminal(&io::stdin()) {
-                eprintln!(
-                    "arbor nboard: reading NBoard commands (see protocol.md): nboard 2, go, hint 1"
-                );
-            }
-            let settings = Settings {
-                hash_mb: *hash,
-                threads: *threads,
-                book: *book,
-                ..Settings::default()
-            };
-            protocol::nboard::run(BufReader::new(io::stdin()), io::stdout(), settings)
-                .map_err(stdout_error)
+            let movetime = Duration::from_millis(movetime);
+            let svg = svg.as_deref();
+            arbor::cli::review::run(&file, &game, movetime, depth, svg, hash, threads)
         }
-        Some(Commands::Gtp {
-            game,
-            hash,
-            seed,
-            threads,
-            book,
-        }) => {
-            if io::IsTerminal::is_terminal(&io::stdin()) {
-                eprintln!(
-                    "arbor gtp: reading GTP commands (see protocol.md): list_commands, genmove b"
-                );
-            }
-            let settings = Settings {
-                hash_mb: *hash,
-                seed: *seed,
-                threads: *threads,
-                book: *book,
-                ..Settings::default()
-            };
-            protocol::gtp::run(
-                BufReader::new(io::stdin()),
-                io::stdout(),
-                settings,
-                game.spec(),
-            )
-        }
-        Some(Commands::Match(args)) => args.run(),
         Some(Commands::Serve {
             bind,
             port,
@@ -532,12 +383,12 @@ fn main() -> ExitCode {
             book,
         }) => {
             let config = arbor::web::Config {
-                bind: bind.clone(),
-                port: *port,
-                max_sessions: *max_sessions,
-                hash_mb: *hash,
-                idle: *idle,
-                book: *book,
+                bind,
+                port,
+                max_sessions,
+                hash_mb: hash,
+                idle,
+                book,
             };
             arbor::web::serve(config, |address| {
                 // Tests and scripts read the address (port 0 picks one) from this line.
@@ -547,185 +398,44 @@ fn main() -> ExitCode {
                     .map_err(stdout_error)
             })
         }
-        Some(Commands::Puzzles {
-            file,
-            movetime,
-            nodes,
-            verify,
-            search,
-        }) => arbor::files::read_text(file).and_then(|text| {
-                let limit = arbor::cli::puzzles::PuzzleLimit {
-                    time: *movetime,
-                    nodes: *nodes,
-                };
-                let check = if *search {
-                    arbor::cli::puzzles::Check::Search
-                } else {
-                    arbor::cli::puzzles::Check::Solver { verify: *verify }
-                };
-                let name = file.display().to_string();
-                let (out, errors) = (&mut io::stdout(), &mut io::stderr());
-                arbor::cli::puzzles::run_file(&name, &text, limit, check, out, errors)?
-                    .verdict(&name)
-            }),
-        Some(Commands::Play(args)) => play(args),
-        Some(Commands::Book(BookCommand::Build {
-            wthor,
-            out,
-            plies,
-            min_games,
-            depth,
-            threads,
-        })) => arbor::cli::book::build(
-            wthor,
-            &arbor::cli::book::BuildOptions {
-                plies: *plies,
-                min_games: *min_games,
-                depth: *depth,
-                threads: *threads,
-                hash_mb: 16,
-            },
-            out,
-            &mut io::stdout(),
-        ),
-        Some(Commands::Book(BookCommand::Check { file })) => {
-            arbor::cli::book::check(file.as_deref(), &mut io::stdout())
-        }
-        Some(Commands::Probcut {
-            rule,
-            wthor,
-            selfplay,
-            positions,
-            depth: _,
-            seed,
-            endgame: true,
-        }) => match (rule.parse::<arbor::game::othello::Rule>(), wthor) {
-            (Err(e), _) => Err(e.to_string()),
-            (Ok(arbor::game::othello::Rule::Misere), _) | (_, None) => {
-                Err("--endgame samples WTHOR positions under the normal rule: give --wthor, not --rule misere".into())
-            }
-            (Ok(_), Some(_)) if *selfplay > 0 => {
-                Err("--endgame samples WTHOR positions only: no --selfplay".into())
-            }
-            (Ok(_), Some(wthor)) => {
-                arbor::cli::probcut::fit_endgame(wthor, *positions, *seed, &mut io::stdout())
-            }
-        },
-        Some(Commands::Probcut {
-            rule,
-            wthor,
-            selfplay,
-            positions,
-            depth,
-            seed,
-            endgame: false,
-        }) => rule
-            .parse::<arbor::game::othello::Rule>()
-            .map_err(|e| e.to_string())
-            .and_then(|rule| {
-                arbor::cli::probcut::fit(
-                    arbor::cli::train::Corpus {
-                        wthor: wthor.as_deref(),
-                        selfplay: *selfplay,
-                        seed: *seed,
-                    },
-                    rule,
-                    *positions,
-                    *depth,
-                    &mut io::stdout(),
-                )
-            }),
-        Some(Commands::Tune {
+        Some(Commands::Gtp {
             game,
-            rule,
-            wthor,
-            selfplay,
+            hash,
             seed,
             threads,
-            records,
-            out,
-            label_depth,
-            labels,
-        }) if game == "gomoku" => {
-            let threads = threads
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-            if wthor.is_some() || rule != "normal" {
-                Err("tune --game gomoku takes no --wthor or --rule (it fits games)".into())
-            } else {
-                let sources = arbor::cli::tune_gomoku::Sources {
-                    records: records.clone(),
-                    selfplay: selfplay.unwrap_or(if records.is_empty() { 3000 } else { 0 }),
-                    seed: *seed,
-                    threads,
-                    label_depth: *label_depth,
-                    labels: labels.clone(),
-                };
-                arbor::cli::tune_gomoku::tune(&sources, out.as_ref(), &mut io::stdout())
-                    .map(|_| ())
-            }
+            book,
+        }) => {
+            banner("arbor gtp: reading GTP commands (see protocol.md): list_commands, genmove b");
+            let settings = Settings {
+                hash_mb: hash,
+                seed,
+                threads,
+                book,
+                ..Settings::default()
+            };
+            protocol::gtp::run(
+                BufReader::new(io::stdin()),
+                io::stdout(),
+                settings,
+                game.spec(),
+            )
         }
-        Some(Commands::Tune { records, out, .. }) if !records.is_empty() || out.is_some() => {
-            Err("tune: --records and --out are for --game gomoku".into())
-        }
-        Some(Commands::Tune { game, .. }) if game != "othello" && game != "reversi" => {
-            Err(format!("tune: unknown game {game:?} (othello or gomoku)"))
-        }
-        Some(Commands::Tune {
-            rule,
-            wthor,
-            selfplay,
-            seed,
-            ..
-        }) => rule
-            .parse::<arbor::game::othello::Rule>()
-            .map_err(|e| e.to_string())
-            .and_then(|rule| {
-                arbor::cli::tune::tune(
-                    rule,
-                    wthor.as_deref(),
-                    selfplay.unwrap_or(3000),
-                    *seed,
-                    &mut io::stdout(),
-                )
-                    .map(|_| ())
-            }),
-        Some(Commands::Train {
-            rule,
-            wthor,
-            selfplay,
-            seed,
-            out,
-            force,
-            solve_empties,
-            search_depth,
-            search_weights,
+        Some(Commands::Solve {
+            file: Some(file),
+            jsonl: false,
+            hash,
             threads,
-        }) => rule
-            .parse::<arbor::game::othello::Rule>()
-            .map_err(|e| e.to_string())
-            .and_then(|rule| {
-                arbor::cli::train::train(
-                    arbor::cli::train::Corpus {
-                        wthor: wthor.as_deref(),
-                        selfplay: *selfplay,
-                        seed: *seed,
-                    },
-                    arbor::cli::train::Labelling {
-                        rule,
-                        solve_empties: *solve_empties,
-                        search_depth: *search_depth,
-                        threads: *threads,
-                    },
-                    search_weights.as_deref(),
-                    out,
-                    *force,
-                    &mut io::stdout(),
-                )
-            }),
+        }) => arbor::cli::solve::run_path(&file, hash, threads),
+        Some(Commands::Solve { hash, threads, .. }) => {
+            arbor::cli::tasks::run(&mut io::stdin().lock(), &mut io::stdout(), hash, threads)
+                .map(|_| ())
+        }
     };
     exit(result)
 }
 
+/// Exit status 2 with the message on stderr for an error, 130 for a match that Ctrl-C
+/// stopped.
 fn exit(result: Result<(), String>) -> ExitCode {
     match result {
         Err(message) => {
@@ -735,6 +445,19 @@ fn exit(result: Result<(), String>) -> ExitCode {
         Ok(()) if arbor::harness::interrupted() => ExitCode::from(130),
         Ok(()) => ExitCode::SUCCESS,
     }
+}
+
+/// Tells a person at a terminal what the front end reads (not a program on a pipe).
+fn banner(text: &str) {
+    if io::IsTerminal::is_terminal(&io::stdin()) {
+        eprintln!("{text}");
+    }
+}
+
+fn gomocup(overhead_ms: u64, threads: usize) -> Result<(), String> {
+    let overhead = Duration::from_millis(overhead_ms);
+    protocol::gomocup::run(BufReader::new(io::stdin()), io::stdout(), overhead, threads)
+        .map_err(stdout_error)
 }
 
 /// Time a Gomocup brain keeps back from every move for the manager's pipes.
@@ -755,144 +478,4 @@ fn invoked_as_brain() -> bool {
 /// `--overhead` in milliseconds, bounded as `set overhead` is.
 fn overhead_ms(text: &str) -> Result<u64, String> {
     bounds::move_overhead(text).map(|overhead| overhead.as_millis() as u64)
-}
-
-fn play(args: &PlayArgs) -> Result<(), String> {
-    use arbor::cli::play::PlaySettings;
-    let level = args.level.filter(|&depth| depth > 0);
-    let humans = match args.color.to_ascii_lowercase().as_str() {
-        "black" | "b" | "x" => [true, false],
-        "white" | "w" | "o" => [false, true],
-        "both" => [true, true],
-        "none" => [false, false],
-        _ => {
-            return Err(format!(
-                "--color must be black, white, both or none, not {}",
-                arbor::text::quote(&args.color)
-            ));
-        }
-    };
-    if args.time.is_zero() {
-        return Err("--time must be more than 0 seconds".into());
-    }
-    let settings = PlaySettings {
-        humans,
-        engine_time: level.is_none().then_some(args.time),
-        depth: level,
-        hash_mb: args.hash,
-        threads: args.threads,
-        player: args.player,
-        seed: args.seed,
-        book: args.book,
-        book_spread: args.book_spread,
-    };
-    let variant = args.game.variant()?;
-    arbor::cli::play::play(variant, settings, BufReader::new(io::stdin()), io::stdout())
-}
-
-fn solve(file: &std::path::Path, hash: usize, threads: usize) -> Result<(), String> {
-    let text = arbor::files::read_text(file)?;
-    let name = file.display().to_string();
-    let (out, errors) = (&mut io::stdout(), &mut io::stderr());
-    arbor::cli::solve::solve_file(&name, &text, hash, threads, out, errors)?.verdict(&name)
-}
-
-/// Prints each depth's leaf count, time and speed.
-struct PerftReport {
-    depth: u32,
-}
-
-impl GameVisitor for PerftReport {
-    type Output = io::Result<()>;
-
-    fn visit<G: SearchGame>(self, mut game: G) -> io::Result<()> {
-        let mut out = io::stdout().lock();
-        writeln!(
-            out,
-            "{:>5} {:>14} {:>10} {:>14}",
-            "depth", "leaves", "seconds", "leaves/s"
-        )?;
-        for depth in 1..=self.depth {
-            let start = Instant::now();
-            // Stops (None) only when the output's reader has gone.
-            let never = arbor::stop::Stop::never();
-            let leaves = arbor::game::perft::perft_interruptible(&mut game, depth, &never)
-                .ok_or_else(|| io::Error::from(io::ErrorKind::BrokenPipe))?;
-            let seconds = start.elapsed().as_secs_f64();
-            let rate = if seconds > 0.0 {
-                leaves as f64 / seconds
-            } else {
-                0.0
-            };
-            writeln!(out, "{depth:>5} {leaves:>14} {seconds:>10.3} {rate:>14.0}")?;
-            // Each depth as soon as it is counted (the deep ones take long).
-            out.flush()?;
-        }
-        Ok(())
-    }
-}
-
-fn review(
-    file: &std::path::Path,
-    game: &GameArgs,
-    movetime: u64,
-    depth: Option<u32>,
-    svg: Option<&std::path::Path>,
-    hash: usize,
-    threads: usize,
-) -> Result<(), String> {
-    use arbor::cli::review;
-    let text = arbor::files::read_text(file)?;
-    let record = arbor::protocol::record::read_record(&text, game.given()?)
-        .and_then(|record| arbor::protocol::record::check_moves(&record).map(|()| record))
-        .map_err(|e| format!("{}: {e}", file.display()))?;
-    let svg_path = svg.map_or_else(|| file.with_extension("svg"), std::path::Path::to_path_buf);
-    // The graph's file is checked before the analysis; a record named .svg is not
-    // replaced by its own graph.
-    let output = arbor::files::Output::check(&svg_path, true)?;
-    if std::fs::canonicalize(&svg_path)
-        .is_ok_and(|svg| std::fs::canonicalize(file).is_ok_and(|f| f == svg))
-    {
-        return Err(format!(
-            "{}: the graph would replace the record itself: give --svg",
-            svg_path.display()
-        ));
-    }
-    let limits = arbor::engine::AnalysisOptions {
-        time: depth
-            .is_none()
-            .then(|| std::time::Duration::from_millis(movetime)),
-        depth,
-        ..Default::default()
-    };
-    let started = Instant::now();
-    let total = record.moves.len();
-    let mut shown = false;
-    let reviews = review::review(&record, &limits, hash, threads, &mut |move_review| {
-        eprint!("\rreviewed {}/{total}", move_review.ply);
-        shown = true;
-    });
-    // The progress line ends before anything else is printed.
-    if shown {
-        eprintln!();
-    }
-    let reviews = reviews?;
-    let mut out = io::stdout().lock();
-    write!(out, "{}", review::table(&reviews, record.variant)).map_err(stdout_error)?;
-    let title = format!(
-        "{} ({}, {} moves)",
-        file.file_name()
-            .map_or("game".into(), |n| n.to_string_lossy()),
-        record.variant,
-        total
-    );
-    output.write(review::svg(&reviews, record.variant, &title).as_bytes())?;
-    writeln!(
-        out,
-        "graph: {} (reviewed in {:.1} s)",
-        svg_path.display(),
-        started.elapsed().as_secs_f64()
-    )
-    .and_then(|()| out.flush())
-    .map_err(stdout_error)
 }

@@ -73,18 +73,9 @@ impl GameArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
-
-    #[derive(Parser)]
-    struct Cli {
-        #[command(flatten)]
-        game: GameArgs,
-    }
 
     fn parse(args: &[&str]) -> GameArgs {
-        Cli::try_parse_from(std::iter::once("arbor").chain(args.iter().copied()))
-            .unwrap()
-            .game
+        crate::cli::parse_args(args).unwrap()
     }
 
     #[test]

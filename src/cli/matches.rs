@@ -204,21 +204,12 @@ impl MatchArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
     use std::time::Duration;
 
-    #[derive(Parser, Debug)]
-    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
-    struct Cli {
-        #[command(flatten)]
-        args: MatchArgs,
-    }
-
     fn parse(extra: &[&str]) -> Result<MatchArgs, clap::Error> {
-        let two = [
-            "arbor", "--engine", "name=a", "cmd=x", "--engine", "name=b", "cmd=y",
-        ];
-        Cli::try_parse_from(two.iter().chain(extra)).map(|cli| cli.args)
+        let two = ["--engine", "name=a", "cmd=x", "--engine", "name=b", "cmd=y"];
+        let args: Vec<&str> = two.iter().chain(extra).copied().collect();
+        crate::cli::parse_args(&args)
     }
 
     #[test]
@@ -301,9 +292,10 @@ mod tests {
 
     #[test]
     fn merge_takes_files_instead_of_engines() {
-        let cli = Cli::try_parse_from(["arbor", "merge", "a.jsonl", "--sprt", "elo1=5"]).unwrap();
+        let args: MatchArgs =
+            crate::cli::parse_args(&["merge", "a.jsonl", "--sprt", "elo1=5"]).unwrap();
         assert!(matches!(
-            cli.args.merge,
+            args.merge,
             Some(MatchCommand::Merge { ref files, ref sprt })
                 if files.len() == 1 && sprt.as_deref() == Some(&["elo1=5".to_string()][..])
         ));

@@ -323,6 +323,84 @@ impl Frontend for Terminal {
     }
 }
 
+/// `arbor play`'s command line.
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub game: super::game_args::GameArgs,
+    /// Your colour: black, white, both (two people) or none (watch the engine).
+    #[arg(long, default_value = "black", value_parser = humans)]
+    pub color: [bool; 2],
+    /// A fixed search depth for the engine instead of its clock (1 to 60; 0: the clock).
+    #[arg(long, value_parser = crate::bounds::level)]
+    pub level: Option<u32>,
+    /// The engine's clock for the whole game, in seconds.
+    #[arg(long, default_value = "300", value_parser = engine_clock)]
+    pub time: Duration,
+    /// Memory for the engine's tables, MiB.
+    #[arg(long, default_value_t = crate::engine::DEFAULT_HASH_MB, value_parser = crate::bounds::hash_mb)]
+    pub hash: usize,
+    /// The engine's search threads, 1 to 256; default: the machine's cores.
+    #[arg(long, default_value_t = crate::bounds::available_threads(), value_parser = crate::bounds::threads)]
+    pub threads: usize,
+    /// Who plays for the engine: search, random or greedy.
+    #[arg(long, default_value = "search")]
+    pub player: PlayerKind,
+    /// Seed for the engine's random choices (repeatable games); default: from the
+    /// system.
+    #[arg(long, value_parser = crate::bounds::number)]
+    pub seed: Option<u64>,
+    /// Whether the engine plays from the Othello opening book, on or off.
+    #[arg(long, default_value = "on", value_parser = crate::bounds::switch, action = clap::ArgAction::Set)]
+    pub book: bool,
+    /// Book moves within this many discs of the book's best are chosen among at random;
+    /// 0 plays a best one.
+    #[arg(long, default_value_t = 0, value_parser = crate::bounds::book_spread)]
+    pub book_spread: u32,
+}
+
+impl PlayArgs {
+    /// Plays one game on stdin and stdout.
+    pub fn run(&self) -> Result<(), String> {
+        let depth = self.level.filter(|&depth| depth > 0);
+        let settings = PlaySettings {
+            humans: self.color,
+            engine_time: depth.is_none().then_some(self.time),
+            depth,
+            hash_mb: self.hash,
+            threads: self.threads,
+            player: self.player,
+            seed: self.seed,
+            book: self.book,
+            book_spread: self.book_spread,
+        };
+        let input = std::io::BufReader::new(std::io::stdin());
+        play(self.game.variant()?, settings, input, std::io::stdout())
+    }
+}
+
+/// `--color`: which sides people play, `[black, white]`.
+fn humans(text: &str) -> Result<[bool; 2], String> {
+    match text.to_ascii_lowercase().as_str() {
+        "black" | "b" | "x" => Ok([true, false]),
+        "white" | "w" | "o" => Ok([false, true]),
+        "both" => Ok([true, true]),
+        "none" => Ok([false, false]),
+        _ => Err(format!(
+            "must be black, white, both or none, not {}",
+            quote(text)
+        )),
+    }
+}
+
+/// `--time`: seconds, more than 0.
+fn engine_clock(text: &str) -> Result<Duration, String> {
+    match crate::bounds::seconds(text)? {
+        time if time.is_zero() => Err("must be more than 0 seconds".into()),
+        time => Ok(time),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -452,5 +530,27 @@ mod tests {
         );
         assert!(text.contains("(a fallback move)"), "{text}");
         assert!(text.contains("game over: "), "{text}");
+    }
+
+    #[test]
+    fn colours_and_the_clock_are_checked_by_the_parser() {
+        assert_eq!(humans("Black"), Ok([true, false]));
+        assert_eq!(humans("o"), Ok([false, true]));
+        assert_eq!(humans("both"), Ok([true, true]));
+        assert_eq!(humans("none"), Ok([false, false]));
+        for bad in ["", "purple", "blackk", "b w"] {
+            assert!(
+                humans(bad)
+                    .unwrap_err()
+                    .contains("black, white, both or none")
+            );
+        }
+        assert_eq!(engine_clock("0.5"), Ok(Duration::from_millis(500)));
+        assert!(
+            engine_clock("0")
+                .unwrap_err()
+                .contains("more than 0 seconds")
+        );
+        assert!(engine_clock("-1").is_err() && engine_clock("1e9999").is_err());
     }
 }

@@ -13,6 +13,7 @@ use std::time::Instant;
 
 use super::train::{Corpus, Labelling, selfplay_games};
 use super::tune::{GamePosition, replay_wthor};
+use crate::bounds;
 use crate::game::othello::probcut::{MIN_DEPTH, PHASES, phase, shallow_depth};
 use crate::game::othello::{Othello, Rule};
 use crate::game::roles::{Score, ScoreValue};
@@ -284,4 +285,85 @@ pub fn fit_endgame(
         .map_err(w)?;
     }
     Ok(())
+}
+
+/// `arbor probcut`'s command line.
+#[derive(clap::Args, Debug)]
+pub struct ProbcutArgs {
+    /// normal or misere: the rule the positions are searched under.
+    #[arg(long, default_value = "normal", value_parser = super::train::parse_rule)]
+    pub rule: Rule,
+    /// Directory of WTHOR `<moves> <diff>` files.
+    #[arg(long)]
+    pub wthor: Option<std::path::PathBuf>,
+    /// Self-play games of the rule to sample too, 0 to 10 million (0: none).
+    #[arg(long, default_value_t = 0, value_parser = bounds::selfplay_games)]
+    pub selfplay: usize,
+    /// About how many positions to sample (one per sampled game).
+    #[arg(long, default_value_t = 400, value_parser = bounds::positive)]
+    pub positions: usize,
+    /// Deepest search, plies (4 to 60).
+    #[arg(long, default_value_t = 10, value_parser = bounds::fixed_depth)]
+    pub depth: u32,
+    #[arg(long, default_value_t = 1, value_parser = bounds::number)]
+    pub seed: u64,
+    /// Measures instead the error of searches to depth 0-6 as predictions of exact
+    /// scores at 14-22 empties, for the selective endgame search (normal rule, WTHOR
+    /// positions).
+    #[arg(long)]
+    pub endgame: bool,
+}
+
+impl ProbcutArgs {
+    /// Samples, searches and prints the error table to stdout.
+    pub fn run(&self) -> Result<(), String> {
+        let out = &mut std::io::stdout();
+        if !self.endgame {
+            let corpus = Corpus {
+                wthor: self.wthor.as_deref(),
+                selfplay: self.selfplay,
+                seed: self.seed,
+            };
+            return fit(corpus, self.rule, self.positions, self.depth, out);
+        }
+        match (self.rule, &self.wthor) {
+            (Rule::Misere, _) | (_, None) => Err(
+                "--endgame samples WTHOR positions under the normal rule: give --wthor, not --rule misere"
+                    .into(),
+            ),
+            (_, Some(_)) if self.selfplay > 0 => {
+                Err("--endgame samples WTHOR positions only: no --selfplay".into())
+            }
+            (_, Some(wthor)) => fit_endgame(wthor, self.positions, self.seed, out),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<ProbcutArgs, clap::Error> {
+        crate::cli::parse_args(args)
+    }
+
+    #[test]
+    fn endgame_samples_are_refused_before_any_work() {
+        for (args, expected) in [
+            (&["--endgame"][..], "give --wthor"),
+            (
+                &["--endgame", "--rule", "misere", "--wthor", "x"],
+                "under the normal rule",
+            ),
+            (
+                &["--endgame", "--wthor", "x", "--selfplay", "3"],
+                "WTHOR positions only",
+            ),
+        ] {
+            let message = parse(args).unwrap().run().unwrap_err();
+            assert!(message.contains(expected), "{args:?}: {message}");
+        }
+        assert!(parse(&["--rule", "reversed"]).is_err());
+        assert!(parse(&["--positions", "0"]).is_err());
+    }
 }

@@ -360,6 +360,15 @@ pub fn run_file(
     })
 }
 
+/// Runs the puzzles of the file `file` with stdout for the results, stderr for the
+/// errors; fails when a line is bad.
+pub fn run_path(file: &std::path::Path, limit: PuzzleLimit, check: Check) -> Result<(), String> {
+    let text = crate::files::read_text(file)?;
+    let name = file.display().to_string();
+    let (out, errors) = (&mut std::io::stdout(), &mut std::io::stderr());
+    run_file(&name, &text, limit, check, out, errors)?.verdict(&name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

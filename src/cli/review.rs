@@ -16,7 +16,7 @@ use crate::engine::{AnalysisOptions, Engine, EngineError, Finished, Settings};
 use crate::game::roles::ScoreValue;
 use crate::game::variant::Variant;
 use crate::game::{Move, Side};
-use crate::protocol::record::{Record, check_moves};
+use crate::protocol::record::{Record, check_moves, read_record};
 use crate::search::report::{Report, score_text};
 
 /// One move of the game and what the analysis thinks of it.
@@ -402,6 +402,74 @@ fn escape(text: &str) -> String {
 
 /// Default thinking per analysis.
 pub const DEFAULT_TIME: Duration = Duration::from_millis(300);
+
+/// Reviews the game in `file` (read as `game` says, or as the record names its game) with
+/// `movetime` per analysis or to `depth`, prints the table to stdout and writes the graph
+/// to `svg_path` (default: `file` with the extension .svg), showing progress on stderr.
+pub fn run(
+    file: &std::path::Path,
+    game: &super::game_args::GameArgs,
+    movetime: Duration,
+    depth: Option<u32>,
+    svg_path: Option<&std::path::Path>,
+    hash: usize,
+    threads: usize,
+) -> Result<(), String> {
+    use crate::engine::output::stdout_error;
+    use std::io::Write;
+    let text = crate::files::read_text(file)?;
+    let record = read_record(&text, game.given()?)
+        .and_then(|record| check_moves(&record).map(|()| record))
+        .map_err(|e| format!("{}: {e}", file.display()))?;
+    let svg_path =
+        svg_path.map_or_else(|| file.with_extension("svg"), std::path::Path::to_path_buf);
+    // The graph's file is checked before the analysis; a record named .svg is not
+    // replaced by its own graph.
+    let output = crate::files::Output::check(&svg_path, true)?;
+    if std::fs::canonicalize(&svg_path)
+        .is_ok_and(|svg| std::fs::canonicalize(file).is_ok_and(|f| f == svg))
+    {
+        return Err(format!(
+            "{}: the graph would replace the record itself: give --svg",
+            svg_path.display()
+        ));
+    }
+    let limits = AnalysisOptions {
+        time: depth.is_none().then_some(movetime),
+        depth,
+        ..Default::default()
+    };
+    let started = Instant::now();
+    let total = record.moves.len();
+    let mut shown = false;
+    let reviews = review(&record, &limits, hash, threads, &mut |move_review| {
+        eprint!("\rreviewed {}/{total}", move_review.ply);
+        shown = true;
+    });
+    // The progress line ends before anything else is printed.
+    if shown {
+        eprintln!();
+    }
+    let reviews = reviews?;
+    let mut out = std::io::stdout().lock();
+    write!(out, "{}", table(&reviews, record.variant)).map_err(stdout_error)?;
+    let title = format!(
+        "{} ({}, {} moves)",
+        file.file_name()
+            .map_or("game".into(), |n| n.to_string_lossy()),
+        record.variant,
+        total
+    );
+    output.write(svg(&reviews, record.variant, &title).as_bytes())?;
+    writeln!(
+        out,
+        "graph: {} (reviewed in {:.1} s)",
+        svg_path.display(),
+        started.elapsed().as_secs_f64()
+    )
+    .and_then(|()| out.flush())
+    .map_err(stdout_error)
+}
 
 #[cfg(test)]
 mod tests {

@@ -151,3 +151,12 @@ pub fn solve_file(
     .map_err(|e| e.to_string())?;
     Ok(report)
 }
+
+/// Solves the OBF file `file` with stdout for the results, stderr for the errors; fails
+/// when a score disagrees or a line is bad.
+pub fn run_path(file: &std::path::Path, hash_mb: usize, threads: usize) -> Result<(), String> {
+    let text = crate::files::read_text(file)?;
+    let name = file.display().to_string();
+    let (out, errors) = (&mut std::io::stdout(), &mut std::io::stderr());
+    solve_file(&name, &text, hash_mb, threads, out, errors)?.verdict(&name)
+}

@@ -37,6 +37,7 @@ use crate::game::othello::endgame::{Solver, final_margin};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::bounds;
 use crate::files::{Output, OutputError};
 use crate::game::othello::eval::{self, disc_features};
 use crate::game::othello::pattern::{self, LAYOUT, PHASE_EMPTIES, PHASES};
@@ -659,6 +660,74 @@ fn train_phase(samples: &[Sample], shared: &[u32], rule: Rule, phase: usize) -> 
         (hand_error / held).sqrt()
     );
     (best, report)
+}
+
+/// An Othello rule on the command line: normal or misere.
+pub fn parse_rule(text: &str) -> Result<Rule, String> {
+    text.parse()
+        .map_err(|e: crate::game::GameError| e.to_string())
+}
+
+/// `arbor train`'s command line.
+#[derive(clap::Args, Debug)]
+pub struct TrainArgs {
+    /// normal or misere: the rule the weights are for.
+    #[arg(long, default_value = "normal", value_parser = parse_rule)]
+    pub rule: Rule,
+    /// Directory of WTHOR `<moves> <diff>` files.
+    #[arg(long)]
+    pub wthor: Option<std::path::PathBuf>,
+    /// Self-play games to play and learn from too, 0 to 10 million (0: none).
+    #[arg(long, default_value_t = 0, value_parser = bounds::selfplay_games)]
+    pub selfplay: usize,
+    /// Seed of the self-play games.
+    #[arg(long, default_value_t = 1, value_parser = bounds::number)]
+    pub seed: u64,
+    /// Weights file to write (the shipped ones are src/game/othello/weights/*.bin).
+    #[arg(long, default_value = DEFAULT_OUT)]
+    pub out: std::path::PathBuf,
+    /// Replaces --out if it exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Labels positions with this many empties or fewer by exact solves, and earlier
+    /// ones by their game's solved score there (0: by the game's final result).
+    #[arg(long, default_value_t = 0, value_parser = bounds::solve_empties)]
+    pub solve_empties: u32,
+    /// Also labels each position beyond --solve-empties by a search this deep, 0 to
+    /// 20 (0: not searched); the label is the mean of the search's and the solved one.
+    #[arg(long, default_value_t = 0, value_parser = bounds::search_depth)]
+    pub search_depth: u32,
+    /// Weights file the labelling searches evaluate with (and the error report
+    /// compares against) instead of the shipped one.
+    #[arg(long)]
+    pub search_weights: Option<std::path::PathBuf>,
+    /// Threads for the solves, 1 to 256 (the labels do not depend on it); all cores by
+    /// default.
+    #[arg(long, default_value_t = bounds::available_threads(), value_parser = bounds::threads)]
+    pub threads: usize,
+}
+
+impl TrainArgs {
+    /// Trains and writes the weights, printing the report to stdout.
+    pub fn run(&self) -> Result<(), String> {
+        train(
+            Corpus {
+                wthor: self.wthor.as_deref(),
+                selfplay: self.selfplay,
+                seed: self.seed,
+            },
+            Labelling {
+                rule: self.rule,
+                solve_empties: self.solve_empties,
+                search_depth: self.search_depth,
+                threads: self.threads,
+            },
+            self.search_weights.as_deref(),
+            &self.out,
+            self.force,
+            &mut std::io::stdout(),
+        )
+    }
 }
 
 #[cfg(test)]

@@ -331,6 +331,90 @@ pub fn tune(
     Ok(fitted)
 }
 
+/// The games `arbor tune` fits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TuneGame {
+    // The hand-written Othello evaluation, by least squares.
+    #[value(alias = "reversi")]
+    Othello,
+    // The Gomoku evaluation's tables, to game results (`tune_gomoku.rs`).
+    Gomoku,
+}
+
+/// `arbor tune`'s command line.
+#[derive(clap::Args, Debug)]
+pub struct TuneArgs {
+    /// othello or gomoku.
+    #[arg(long, value_enum, default_value = "othello")]
+    pub game: TuneGame,
+    /// Othello: normal (labels from WTHOR games) or misere (labels from self-play).
+    #[arg(long, default_value = "normal", value_parser = super::train::parse_rule)]
+    pub rule: Rule,
+    /// Directory of WTHOR `<moves> <diff>` files (for --rule normal).
+    #[arg(long)]
+    pub wthor: Option<std::path::PathBuf>,
+    /// Self-play games to generate (for --rule misere and for gomoku; default 3000,
+    /// or none for gomoku given --records).
+    #[arg(long, value_parser = crate::bounds::positive)]
+    pub selfplay: Option<usize>,
+    #[arg(long, default_value_t = 1, value_parser = crate::bounds::number)]
+    pub seed: u64,
+    /// Threads playing the self-play games, 1 to 256 (gomoku; default: all cores).
+    #[arg(long, value_parser = crate::bounds::threads)]
+    pub threads: Option<usize>,
+    /// Gomoku: match records (`arbor match --jsonl`) whose 15x15 freestyle games to
+    /// fit too.
+    #[arg(long, num_args = 1..)]
+    pub records: Vec<std::path::PathBuf>,
+    /// Gomoku: where to write the fitted tables (`src/game/gomoku/eval_table.rs`).
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Gomoku: label each position by a search of this depth (plies) instead of by
+    /// its game's result (1 to 60).
+    #[arg(long, value_parser = crate::bounds::fixed_depth)]
+    pub label_depth: Option<u32>,
+    /// Gomoku: file keeping those searches' scores (read if it exists, else written).
+    #[arg(long, requires = "label_depth")]
+    pub labels: Option<std::path::PathBuf>,
+}
+
+impl TuneArgs {
+    /// Fits the game's weights and prints them to stdout.
+    pub fn run(&self) -> Result<(), String> {
+        let out = &mut std::io::stdout();
+        match self.game {
+            TuneGame::Gomoku if self.wthor.is_some() || self.rule != Rule::Normal => {
+                Err("tune --game gomoku takes no --wthor or --rule (it fits games)".into())
+            }
+            TuneGame::Gomoku => {
+                let default_games = if self.records.is_empty() { 3000 } else { 0 };
+                let sources = super::tune_gomoku::Sources {
+                    records: self.records.clone(),
+                    selfplay: self.selfplay.unwrap_or(default_games),
+                    seed: self.seed,
+                    threads: self
+                        .threads
+                        .unwrap_or_else(crate::bounds::available_threads),
+                    label_depth: self.label_depth,
+                    labels: self.labels.clone(),
+                };
+                super::tune_gomoku::tune(&sources, self.out.as_ref(), out).map(|_| ())
+            }
+            TuneGame::Othello if !self.records.is_empty() || self.out.is_some() => {
+                Err("tune: --records and --out are for --game gomoku".into())
+            }
+            TuneGame::Othello => tune(
+                self.rule,
+                self.wthor.as_deref(),
+                self.selfplay.unwrap_or(3000),
+                self.seed,
+                out,
+            )
+            .map(|_| ()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -380,5 +464,53 @@ mod tests {
             }
         }
         assert!(fit.holdout_error(&fitted) < 0.05);
+    }
+
+    fn parse(args: &[&str]) -> Result<TuneArgs, clap::Error> {
+        crate::cli::parse_args(args)
+    }
+
+    #[test]
+    fn the_game_and_rule_are_checked_by_the_parser() {
+        assert_eq!(parse(&[]).unwrap().game, TuneGame::Othello);
+        assert_eq!(
+            parse(&["--game", "reversi"]).unwrap().game,
+            TuneGame::Othello
+        );
+        assert_eq!(parse(&["--game", "gomoku"]).unwrap().game, TuneGame::Gomoku);
+        assert_eq!(parse(&["--rule", "misere"]).unwrap().rule, Rule::Misere);
+        for bad in [
+            &["--game", "chess"][..],
+            &["--game", "Gomoku "],
+            &["--rule", "reversed"],
+            &["--labels", "x"],
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn options_of_the_other_game_are_refused_before_any_work() {
+        for (args, expected) in [
+            (
+                &["--game", "gomoku", "--wthor", "x"][..],
+                "takes no --wthor or --rule",
+            ),
+            (
+                &["--game", "gomoku", "--rule", "misere"],
+                "takes no --wthor or --rule",
+            ),
+            (
+                &["--records", "x.jsonl"],
+                "--records and --out are for --game gomoku",
+            ),
+            (
+                &["--game", "reversi", "--out", "x"],
+                "--records and --out are for --game gomoku",
+            ),
+        ] {
+            let message = parse(args).unwrap().run().unwrap_err();
+            assert!(message.contains(expected), "{args:?}: {message}");
+        }
     }
 }

@@ -161,6 +161,17 @@ mod tests {
         result.expect_err("refused")
     }
 
+    /// Each text is refused by `parse` with a message containing its expected words.
+    fn refuses<T: std::fmt::Debug>(
+        parse: impl Fn(&str) -> Result<T, String>,
+        cases: &[(&str, &str)],
+    ) {
+        for (text, expected) in cases {
+            let message = error(parse(text));
+            assert!(message.contains(expected), "{text:?}: {message}");
+        }
+    }
+
     #[test]
     fn engines_take_their_words_up_to_the_next_name() {
         let specs = parse_engines(
@@ -213,33 +224,33 @@ mod tests {
 
     #[test]
     fn bad_engine_specs_are_refused_with_the_word_at_fault() {
-        for (text, expected) in [
-            (
-                "cmd=arbor",
-                "--engine 'cmd=arbor': expected name=NAME cmd=COMMAND",
-            ),
-            ("proto=gtp name=a cmd=x", "expected name=NAME cmd=COMMAND"),
-            ("name= cmd=x", "--engine 'name= cmd=x': expected name=NAME"),
-            ("name=a", "--engine 'name=a': missing cmd=COMMAND"),
-            ("name=a cmd=", "missing cmd=COMMAND"),
-            ("name=a cmd=  ", "missing cmd=COMMAND"),
-            ("name=a b cmd=x", "expected cmd=COMMAND right after name=a"),
-            ("name=xcmd=y", "missing cmd=COMMAND"),
-            (
-                "name=a cmd=x threads=2 threads=3",
-                "'threads=3' given twice",
-            ),
-            ("name=a cmd=x proto=uci", "--engine: unknown protocol 'uci'"),
-            ("name=a cmd=x proto=", "unknown protocol ''"),
-            ("name=a cmd=x threads=0", "--engine 'a': threads: 0 threads"),
-            ("name=a cmd=x threads=-1", "--engine 'a': threads: expected"),
-            ("name=a cmd=x threads=99999999999999999999", "threads: "),
-            ("name=a cmd=x depth=61", "--engine 'a': depth: "),
-            ("name=a cmd=x depth=", "--engine 'a': depth: "),
-        ] {
-            let message = error(engines(text));
-            assert!(message.contains(expected), "{text}: {message}");
-        }
+        refuses(
+            engines,
+            &[
+                (
+                    "cmd=arbor",
+                    "--engine 'cmd=arbor': expected name=NAME cmd=COMMAND",
+                ),
+                ("proto=gtp name=a cmd=x", "expected name=NAME cmd=COMMAND"),
+                ("name= cmd=x", "--engine 'name= cmd=x': expected name=NAME"),
+                ("name=a", "--engine 'name=a': missing cmd=COMMAND"),
+                ("name=a cmd=", "missing cmd=COMMAND"),
+                ("name=a cmd=  ", "missing cmd=COMMAND"),
+                ("name=a b cmd=x", "expected cmd=COMMAND right after name=a"),
+                ("name=xcmd=y", "missing cmd=COMMAND"),
+                (
+                    "name=a cmd=x threads=2 threads=3",
+                    "'threads=3' given twice",
+                ),
+                ("name=a cmd=x proto=uci", "--engine: unknown protocol 'uci'"),
+                ("name=a cmd=x proto=", "unknown protocol ''"),
+                ("name=a cmd=x threads=0", "--engine 'a': threads: 0 threads"),
+                ("name=a cmd=x threads=-1", "--engine 'a': threads: expected"),
+                ("name=a cmd=x threads=99999999999999999999", "threads: "),
+                ("name=a cmd=x depth=61", "--engine 'a': depth: "),
+                ("name=a cmd=x depth=", "--engine 'a': depth: "),
+            ],
+        );
         // A name far too long is quoted cut short.
         let long = format!("name={} cmd=x threads=0", "n".repeat(10_000));
         assert!(error(engines(&long)).len() < 500);
@@ -267,23 +278,23 @@ mod tests {
         assert_eq!(parse_clock("60+1"), Ok(clock(60.0, 1.0)));
         assert_eq!(parse_clock("0.5+0.05"), Ok(clock(0.5, 0.05)));
         assert_eq!(parse_clock("1+0"), Ok(clock(1.0, 0.0)));
-        for (text, expected) in [
-            ("0", "more than 0 seconds"),
-            ("0+5", "more than 0 seconds"),
-            ("", "expected a non-negative number of seconds"),
-            ("60+", "expected a non-negative number of seconds"),
-            ("+1", "expected a non-negative number of seconds"),
-            ("60+1+1", "expected a non-negative number of seconds"),
-            ("-1", "expected a non-negative number of seconds"),
-            ("1e3", "expected a non-negative number of seconds"),
-            ("inf", "expected a non-negative number of seconds"),
-            ("NaN", "expected a non-negative number of seconds"),
-            ("1000000000000", "too long"),
-            ("60+1000000000000", "too long"),
-        ] {
-            let message = error(parse_clock(text));
-            assert!(message.contains(expected), "{text:?}: {message}");
-        }
+        refuses(
+            parse_clock,
+            &[
+                ("0", "more than 0 seconds"),
+                ("0+5", "more than 0 seconds"),
+                ("", "expected a non-negative number of seconds"),
+                ("60+", "expected a non-negative number of seconds"),
+                ("+1", "expected a non-negative number of seconds"),
+                ("60+1+1", "expected a non-negative number of seconds"),
+                ("-1", "expected a non-negative number of seconds"),
+                ("1e3", "expected a non-negative number of seconds"),
+                ("inf", "expected a non-negative number of seconds"),
+                ("NaN", "expected a non-negative number of seconds"),
+                ("1000000000000", "too long"),
+                ("60+1000000000000", "too long"),
+            ],
+        );
     }
 
     #[test]
@@ -301,23 +312,23 @@ mod tests {
 
     #[test]
     fn bad_sprt_words_are_refused() {
-        for (text, expected) in [
-            ("alpha", "--sprt: expected key=value, got 'alpha'"),
-            ("gamma=1", "--sprt: unknown 'gamma'"),
-            ("=1", "--sprt: unknown ''"),
-            ("alpha=0.1 alpha=0.2", "--sprt: alpha given twice"),
-            ("elo1=inf", "--sprt: elo1: not a number: 'inf'"),
-            ("alpha=NaN", "not a number"),
-            ("elo1=", "not a number: ''"),
-            ("elo1=1e999", "not a number"),
-            ("alpha=2", "--sprt: alpha must be between 0 and 1"),
-            ("beta=0", "beta must be between 0 and 1"),
-            ("elo0=10 elo1=0", "must be below elo1"),
-            ("elo0=5 elo1=5", "must be below elo1"),
-            ("elo1=5000", "within -1000..1000"),
-        ] {
-            let message = error(parse_sprt(&words(text)));
-            assert!(message.contains(expected), "{text}: {message}");
-        }
+        refuses(
+            |text| parse_sprt(&words(text)),
+            &[
+                ("alpha", "--sprt: expected key=value, got 'alpha'"),
+                ("gamma=1", "--sprt: unknown 'gamma'"),
+                ("=1", "--sprt: unknown ''"),
+                ("alpha=0.1 alpha=0.2", "--sprt: alpha given twice"),
+                ("elo1=inf", "--sprt: elo1: not a number: 'inf'"),
+                ("alpha=NaN", "not a number"),
+                ("elo1=", "not a number: ''"),
+                ("elo1=1e999", "not a number"),
+                ("alpha=2", "--sprt: alpha must be between 0 and 1"),
+                ("beta=0", "beta must be between 0 and 1"),
+                ("elo0=10 elo1=0", "must be below elo1"),
+                ("elo0=5 elo1=5", "must be below elo1"),
+                ("elo1=5000", "within -1000..1000"),
+            ],
+        );
     }
 }
