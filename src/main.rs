@@ -2,7 +2,7 @@ use std::io::{self, BufReader, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 use arbor::bounds;
 use arbor::cli::game_args::GameArgs;
@@ -55,13 +55,7 @@ enum Commands {
     /// the node-count signature.
     Bench,
     /// Counts the leaves of the game tree at each depth up to --depth.
-    Perft {
-        #[command(flatten)]
-        game: GameArgs,
-        /// Deepest depth to count.
-        #[arg(long, short, value_parser = bounds::perft_depth)]
-        depth: u32,
-    },
+    Perft(PerftArgs),
     /// Plays engines against each other (two: a match; more: a round robin), as referee
     /// and clock, and prints results, Elo and SPRT; `arbor match merge` tallies the
     /// JSON-lines files of sharded runs.
@@ -82,141 +76,174 @@ enum Commands {
     /// writes its weights file.
     Train(arbor::cli::train::TrainArgs),
     /// Runs the threat solver on Gomoku forced-win puzzles and counts those solved.
-    Puzzles {
-        /// Puzzle file: `<size> <side> B:<cells> W:<cells> ; <first> ; <line> ; <tags>`.
-        file: std::path::PathBuf,
-        /// Time limit per puzzle in milliseconds.
-        #[arg(long, default_value = "1000", value_parser = bounds::millis)]
-        movetime: std::time::Duration,
-        /// Node limit per puzzle as well (repeatable counts whatever the machine's load).
-        #[arg(long, value_parser = bounds::number)]
-        nodes: Option<u64>,
-        /// Also checks each solved puzzle's first move against every reply (slow).
-        #[arg(long, conflicts_with = "search")]
-        verify: bool,
-        /// Plays each puzzle as the engine's move within --movetime instead (the root's
-        /// threat search, then the alpha-beta) and counts those where it reports a win.
-        #[arg(long)]
-        search: bool,
-    },
+    Puzzles(PuzzlesArgs),
     /// Speaks the Gomocup (Piskvork) brain protocol on stdin/stdout: freestyle or
     /// exact-five gomoku for tournament managers (see protocol.md).
-    Gomocup {
-        /// Milliseconds kept back from every move for the manager's pipes and timing.
-        #[arg(long, default_value_t = GOMOCUP_OVERHEAD_MS, value_parser = overhead_ms)]
-        overhead: u64,
-        /// Search threads, 1 to 256, until the manager sends `INFO thread_num`.
-        #[arg(long, default_value_t = 1, value_parser = bounds::threads)]
-        threads: usize,
-    },
+    Gomocup(GomocupArgs),
     /// Speaks the NBoard protocol (version 2) on stdin/stdout: 8x8 Othello for the NBoard
     /// GUI (see protocol.md).
-    Nboard {
-        /// Memory for all tables, MiB.
-        #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = bounds::hash_mb)]
-        hash: usize,
-        /// Search threads, 1 to 256.
-        #[arg(long, default_value_t = 1, value_parser = bounds::threads)]
-        threads: usize,
-        /// Whether the engine plays from the Othello opening book, on or off.
-        #[arg(long, default_value = "on", value_parser = bounds::switch, action = clap::ArgAction::Set)]
-        book: bool,
-    },
+    Nboard(NboardArgs),
     /// A batch analysis engine: one JSON query per line on stdin (game, position, moves,
     /// turns, lines, limits), one JSON answer per analysed turn on stdout (see
     /// protocol.md).
-    Analysis {
-        /// Memory for all tables, MiB.
-        #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = bounds::hash_mb)]
-        hash: usize,
-        /// Search threads, 1 to 256; default: the machine's cores.
-        #[arg(long, default_value_t = bounds::available_threads(), value_parser = bounds::threads)]
-        threads: usize,
-    },
+    Analysis(AnalysisArgs),
     /// Reviews a game: every move's score against the best move's, the mistakes, and an
     /// SVG graph of the evaluation (GGF, an `arbor match --records` line, or a move list).
-    Review {
-        /// The game record.
-        file: std::path::PathBuf,
-        /// The game, for text records and move lists (GGF is 8x8 Othello).
-        #[command(flatten)]
-        game: GameArgs,
-        /// Milliseconds per analysis (each position once, twice when another move was
-        /// played).
-        #[arg(long, default_value_t = arbor::cli::review::DEFAULT_TIME.as_millis() as u64, value_parser = bounds::analysis_millis)]
-        movetime: u64,
-        /// A fixed search depth instead of the time (no exact solves).
-        #[arg(long, value_parser = bounds::depth)]
-        depth: Option<u32>,
-        /// Where the SVG graph goes; default: FILE with the extension .svg.
-        #[arg(long)]
-        svg: Option<std::path::PathBuf>,
-        /// Memory for all tables, MiB.
-        #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = bounds::hash_mb)]
-        hash: usize,
-        /// Search threads, 1 to 256; default: the machine's cores.
-        #[arg(long, default_value_t = bounds::available_threads(), value_parser = bounds::threads)]
-        threads: usize,
-    },
+    Review(ReviewArgs),
     /// Serves a board in the browser (play and analyse any game) and its JSON API (see
     /// protocol.md).
-    Serve {
-        /// Address to listen on (127.0.0.1: this machine only).
-        #[arg(long, default_value = "127.0.0.1")]
-        bind: String,
-        /// Port to listen on (0: any free port; the address is printed).
-        #[arg(long, default_value_t = 8080)]
-        port: u16,
-        /// Boards open at once, at most: 1 to 128.
-        #[arg(long, default_value_t = 16, value_parser = bounds::max_sessions)]
-        max_sessions: usize,
-        /// Memory for each board's engine tables, MiB.
-        #[arg(long, default_value_t = arbor::web::server::SESSION_HASH_MB, value_parser = bounds::hash_mb)]
-        hash: usize,
-        /// Seconds a board may go unused (and unwatched) before it is closed: 10 to 86400.
-        #[arg(long, default_value = "600", value_parser = bounds::idle_seconds)]
-        idle: std::time::Duration,
-        /// Whether the engines play from the Othello opening book, on or off.
-        #[arg(long, default_value = "on", value_parser = bounds::switch, action = clap::ArgAction::Set)]
-        book: bool,
-    },
+    Serve(ServeArgs),
     /// Speaks the Go Text Protocol (version 2) on stdin/stdout, with GoGui's rules
     /// commands: any game for GTP GUIs such as GoGui and Quarry (see protocol.md).
-    Gtp {
-        #[command(flatten)]
-        game: GameArgs,
-        /// Memory for all tables, MiB.
-        #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = bounds::hash_mb)]
-        hash: usize,
-        /// Seed for repeatable random choices; default: from the system.
-        #[arg(long, value_parser = bounds::number)]
-        seed: Option<u64>,
-        /// Search threads, 1 to 256.
-        #[arg(long, default_value_t = 1, value_parser = bounds::threads)]
-        threads: usize,
-        /// Whether the engine plays from the Othello opening book, on or off.
-        #[arg(long, default_value = "on", value_parser = bounds::switch, action = clap::ArgAction::Set)]
-        book: bool,
-    },
+    Gtp(GtpArgs),
     /// Solves every position of an OBF file exactly and checks the listed scores; with
     /// --jsonl, solves tasks read from stdin and writes one JSON result per line.
-    Solve {
-        /// OBF file: `<64 cells> <side>; MOVE:+score; ...` per line.
-        #[arg(required_unless_present = "jsonl", conflicts_with = "jsonl")]
-        file: Option<std::path::PathBuf>,
-        /// Reads tasks from stdin (OBF lines, or JSON objects with a position, an
-        /// optional alpha/beta window and a depth or "exact") and writes a JSON result or
-        /// error per task.
-        #[arg(long)]
-        jsonl: bool,
-        /// Memory for the engine's tables, MiB (the solver gets three quarters; emptied
-        /// before each position).
-        #[arg(long, default_value_t = 640, value_parser = bounds::hash_mb)]
-        hash: usize,
-        /// Solver threads, 1 to 256; default: the machine's cores.
-        #[arg(long, default_value_t = bounds::available_threads(), value_parser = bounds::threads)]
-        threads: usize,
-    },
+    Solve(SolveArgs),
+}
+
+#[derive(Args)]
+struct PerftArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Deepest depth to count.
+    #[arg(long, short, value_parser = bounds::perft_depth)]
+    depth: u32,
+}
+
+#[derive(Args)]
+struct PuzzlesArgs {
+    /// Puzzle file: `<size> <side> B:<cells> W:<cells> ; <first> ; <line> ; <tags>`.
+    file: std::path::PathBuf,
+    /// Time limit per puzzle in milliseconds.
+    #[arg(long, default_value = "1000", value_parser = bounds::millis)]
+    movetime: std::time::Duration,
+    /// Node limit per puzzle as well (repeatable counts whatever the machine's load).
+    #[arg(long, value_parser = bounds::number)]
+    nodes: Option<u64>,
+    /// Also checks each solved puzzle's first move against every reply (slow).
+    #[arg(long, conflicts_with = "search")]
+    verify: bool,
+    /// Plays each puzzle as the engine's move within --movetime instead (the root's
+    /// threat search, then the alpha-beta) and counts those where it reports a win.
+    #[arg(long)]
+    search: bool,
+}
+
+#[derive(Args)]
+struct GomocupArgs {
+    /// Milliseconds kept back from every move for the manager's pipes and timing.
+    #[arg(long, default_value_t = GOMOCUP_OVERHEAD_MS, value_parser = overhead_ms)]
+    overhead: u64,
+    /// Search threads, 1 to 256, until the manager sends `INFO thread_num`.
+    #[arg(long, default_value_t = 1, value_parser = bounds::threads)]
+    threads: usize,
+}
+
+#[derive(Args)]
+struct NboardArgs {
+    /// Memory for all tables, MiB.
+    #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = bounds::hash_mb)]
+    hash: usize,
+    /// Search threads, 1 to 256.
+    #[arg(long, default_value_t = 1, value_parser = bounds::threads)]
+    threads: usize,
+    /// Whether the engine plays from the Othello opening book, on or off.
+    #[arg(long, default_value = "on", value_parser = bounds::switch, action = clap::ArgAction::Set)]
+    book: bool,
+}
+
+#[derive(Args)]
+struct AnalysisArgs {
+    /// Memory for all tables, MiB.
+    #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = bounds::hash_mb)]
+    hash: usize,
+    /// Search threads, 1 to 256; default: the machine's cores.
+    #[arg(long, default_value_t = bounds::available_threads(), value_parser = bounds::threads)]
+    threads: usize,
+}
+
+#[derive(Args)]
+struct ReviewArgs {
+    /// The game record.
+    file: std::path::PathBuf,
+    /// The game, for text records and move lists (GGF is 8x8 Othello).
+    #[command(flatten)]
+    game: GameArgs,
+    /// Milliseconds per analysis (each position once, twice when another move was
+    /// played).
+    #[arg(long, default_value_t = arbor::cli::review::DEFAULT_TIME.as_millis() as u64, value_parser = bounds::analysis_millis)]
+    movetime: u64,
+    /// A fixed search depth instead of the time (no exact solves).
+    #[arg(long, value_parser = bounds::depth)]
+    depth: Option<u32>,
+    /// Where the SVG graph goes; default: FILE with the extension .svg.
+    #[arg(long)]
+    svg: Option<std::path::PathBuf>,
+    /// Memory for all tables, MiB.
+    #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = bounds::hash_mb)]
+    hash: usize,
+    /// Search threads, 1 to 256; default: the machine's cores.
+    #[arg(long, default_value_t = bounds::available_threads(), value_parser = bounds::threads)]
+    threads: usize,
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    /// Address to listen on (127.0.0.1: this machine only).
+    #[arg(long, default_value = "127.0.0.1")]
+    bind: String,
+    /// Port to listen on (0: any free port; the address is printed).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Boards open at once, at most: 1 to 128.
+    #[arg(long, default_value_t = 16, value_parser = bounds::max_sessions)]
+    max_sessions: usize,
+    /// Memory for each board's engine tables, MiB.
+    #[arg(long, default_value_t = arbor::web::server::SESSION_HASH_MB, value_parser = bounds::hash_mb)]
+    hash: usize,
+    /// Seconds a board may go unused (and unwatched) before it is closed: 10 to 86400.
+    #[arg(long, default_value = "600", value_parser = bounds::idle_seconds)]
+    idle: std::time::Duration,
+    /// Whether the engines play from the Othello opening book, on or off.
+    #[arg(long, default_value = "on", value_parser = bounds::switch, action = clap::ArgAction::Set)]
+    book: bool,
+}
+
+#[derive(Args)]
+struct GtpArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Memory for all tables, MiB.
+    #[arg(long, default_value_t = DEFAULT_HASH_MB, value_parser = bounds::hash_mb)]
+    hash: usize,
+    /// Seed for repeatable random choices; default: from the system.
+    #[arg(long, value_parser = bounds::number)]
+    seed: Option<u64>,
+    /// Search threads, 1 to 256.
+    #[arg(long, default_value_t = 1, value_parser = bounds::threads)]
+    threads: usize,
+    /// Whether the engine plays from the Othello opening book, on or off.
+    #[arg(long, default_value = "on", value_parser = bounds::switch, action = clap::ArgAction::Set)]
+    book: bool,
+}
+
+#[derive(Args)]
+struct SolveArgs {
+    /// OBF file: `<64 cells> <side>; MOVE:+score; ...` per line.
+    #[arg(required_unless_present = "jsonl", conflicts_with = "jsonl")]
+    file: Option<std::path::PathBuf>,
+    /// Reads tasks from stdin (OBF lines, or JSON objects with a position, an
+    /// optional alpha/beta window and a depth or "exact") and writes a JSON result or
+    /// error per task.
+    #[arg(long)]
+    jsonl: bool,
+    /// Memory for the engine's tables, MiB (the solver gets three quarters; emptied
+    /// before each position).
+    #[arg(long, default_value_t = 640, value_parser = bounds::hash_mb)]
+    hash: usize,
+    /// Solver threads, 1 to 256; default: the machine's cores.
+    #[arg(long, default_value_t = bounds::available_threads(), value_parser = bounds::threads)]
+    threads: usize,
 }
 
 #[derive(Subcommand)]
@@ -263,175 +290,195 @@ fn main() -> ExitCode {
     }
     let cli = Cli::parse();
     // A server's address line may be read once and its pipe closed: it serves on.
-    if !matches!(cli.command, Some(Commands::Serve { .. })) {
+    if !matches!(cli.command, Some(Commands::Serve(_))) {
         arbor::engine::output::watch_stdout();
     }
-    let result = match cli.command {
-        None => cli.game.variant().and_then(|variant| {
-            banner(concat!(
-                "arbor ",
-                env!("CARGO_PKG_VERSION"),
-                ": reading protocol commands (see protocol.md): try `help`, `go`, `quit`. \
-                 To play a game yourself: arbor play"
-            ));
-            let settings = Settings {
-                variant,
-                player: cli.player,
-                seed: cli.seed,
-                hash_mb: cli.hash,
-                threads: cli.threads,
-                move_overhead: Duration::from_millis(cli.overhead),
-                book: cli.book,
-                book_spread: cli.book_spread,
-            };
-            protocol::run(BufReader::new(io::stdin()), io::stdout(), settings).map_err(stdout_error)
-        }),
-        Some(Commands::Bench) => arbor::cli::bench::run(&mut io::stdout()).map(|_| ()),
-        Some(Commands::Perft { game, depth }) => game.variant().and_then(|variant| {
-            arbor::cli::perft::run(variant, depth, &mut io::stdout()).map_err(stdout_error)
-        }),
-        Some(Commands::Match(args)) => args.run(),
-        Some(Commands::Play(args)) => args.run(),
-        Some(Commands::Book(BookCommand::Build {
-            wthor,
-            out,
-            plies,
-            min_games,
-            depth,
-            threads,
-        })) => {
-            let options = arbor::cli::book::BuildOptions {
+    exit(match cli.command {
+        None => cli.native(),
+        Some(command) => command.run(),
+    })
+}
+
+impl Cli {
+    /// The native protocol on stdin/stdout.
+    fn native(&self) -> Result<(), String> {
+        let settings = Settings {
+            variant: self.game.variant()?,
+            player: self.player,
+            seed: self.seed,
+            hash_mb: self.hash,
+            threads: self.threads,
+            move_overhead: Duration::from_millis(self.overhead),
+            book: self.book,
+            book_spread: self.book_spread,
+        };
+        banner(concat!(
+            "arbor ",
+            env!("CARGO_PKG_VERSION"),
+            ": reading protocol commands (see protocol.md): try `help`, `go`, `quit`. \
+             To play a game yourself: arbor play"
+        ));
+        protocol::run(BufReader::new(io::stdin()), io::stdout(), settings).map_err(stdout_error)
+    }
+}
+
+impl Commands {
+    fn run(self) -> Result<(), String> {
+        match self {
+            Commands::Bench => arbor::cli::bench::run(&mut io::stdout()).map(|_| ()),
+            Commands::Perft(args) => args.run(),
+            Commands::Match(args) => args.run(),
+            Commands::Play(args) => args.run(),
+            Commands::Book(command) => command.run(),
+            Commands::Probcut(args) => args.run(),
+            Commands::Tune(args) => args.run(),
+            Commands::Train(args) => args.run(),
+            Commands::Puzzles(args) => args.run(),
+            Commands::Gomocup(args) => {
+                banner(
+                    "arbor gomocup: reading Gomocup commands (see protocol.md): START 15, BEGIN, END",
+                );
+                gomocup(args.overhead, args.threads)
+            }
+            Commands::Nboard(args) => args.run(),
+            Commands::Analysis(args) => args.run(),
+            Commands::Review(args) => args.run(),
+            Commands::Serve(args) => args.run(),
+            Commands::Gtp(args) => args.run(),
+            Commands::Solve(args) => args.run(),
+        }
+    }
+}
+
+impl PerftArgs {
+    fn run(self) -> Result<(), String> {
+        let variant = self.game.variant()?;
+        arbor::cli::perft::run(variant, self.depth, &mut io::stdout()).map_err(stdout_error)
+    }
+}
+
+impl BookCommand {
+    fn run(self) -> Result<(), String> {
+        let out = &mut io::stdout();
+        match self {
+            BookCommand::Build {
+                wthor,
+                out: path,
                 plies,
                 min_games,
                 depth,
                 threads,
-                hash_mb: 16,
-            };
-            arbor::cli::book::build(&wthor, &options, &out, &mut io::stdout())
+            } => {
+                let options = arbor::cli::book::BuildOptions {
+                    plies,
+                    min_games,
+                    depth,
+                    threads,
+                    hash_mb: 16,
+                };
+                arbor::cli::book::build(&wthor, &options, &path, out)
+            }
+            BookCommand::Check { file } => arbor::cli::book::check(file.as_deref(), out),
         }
-        Some(Commands::Book(BookCommand::Check { file })) => {
-            arbor::cli::book::check(file.as_deref(), &mut io::stdout())
-        }
-        Some(Commands::Probcut(args)) => args.run(),
-        Some(Commands::Tune(args)) => args.run(),
-        Some(Commands::Train(args)) => args.run(),
-        Some(Commands::Puzzles {
-            file,
-            movetime,
-            nodes,
-            verify,
-            search,
-        }) => {
-            use arbor::cli::puzzles::{Check, PuzzleLimit};
-            let limit = PuzzleLimit {
-                time: movetime,
-                nodes,
-            };
-            let check = match search {
-                true => Check::Search,
-                false => Check::Solver { verify },
-            };
-            arbor::cli::puzzles::run_path(&file, limit, check)
-        }
-        Some(Commands::Gomocup { overhead, threads }) => {
-            banner(
-                "arbor gomocup: reading Gomocup commands (see protocol.md): START 15, BEGIN, END",
-            );
-            gomocup(overhead, threads)
-        }
-        Some(Commands::Nboard {
-            hash,
-            threads,
-            book,
-        }) => {
-            banner("arbor nboard: reading NBoard commands (see protocol.md): nboard 2, go, hint 1");
-            let settings = Settings {
-                hash_mb: hash,
-                threads,
-                book,
-                ..Settings::default()
-            };
-            protocol::nboard::run(BufReader::new(io::stdin()), io::stdout(), settings)
+    }
+}
+
+impl PuzzlesArgs {
+    fn run(self) -> Result<(), String> {
+        use arbor::cli::puzzles::{Check, PuzzleLimit};
+        let limit = PuzzleLimit {
+            time: self.movetime,
+            nodes: self.nodes,
+        };
+        let check = match self.search {
+            true => Check::Search,
+            false => Check::Solver {
+                verify: self.verify,
+            },
+        };
+        arbor::cli::puzzles::run_path(&self.file, limit, check)
+    }
+}
+
+impl NboardArgs {
+    fn run(self) -> Result<(), String> {
+        banner("arbor nboard: reading NBoard commands (see protocol.md): nboard 2, go, hint 1");
+        let settings = Settings {
+            hash_mb: self.hash,
+            threads: self.threads,
+            book: self.book,
+            ..Settings::default()
+        };
+        protocol::nboard::run(BufReader::new(io::stdin()), io::stdout(), settings)
+            .map_err(stdout_error)
+    }
+}
+
+impl AnalysisArgs {
+    fn run(self) -> Result<(), String> {
+        banner(
+            "arbor analysis: reading JSON queries, one per line (see protocol.md): {\"id\":1,\"moves\":[\"f5\"]}",
+        );
+        let (input, out) = (&mut io::stdin().lock(), &mut io::stdout());
+        arbor::cli::analysis::run(input, out, self.hash, self.threads).map(|_| ())
+    }
+}
+
+impl ReviewArgs {
+    fn run(self) -> Result<(), String> {
+        let movetime = Duration::from_millis(self.movetime);
+        let (depth, svg) = (self.depth, self.svg.as_deref());
+        let (hash, threads) = (self.hash, self.threads);
+        arbor::cli::review::run(&self.file, &self.game, movetime, depth, svg, hash, threads)
+    }
+}
+
+impl ServeArgs {
+    fn run(self) -> Result<(), String> {
+        let config = arbor::web::Config {
+            bind: self.bind,
+            port: self.port,
+            max_sessions: self.max_sessions,
+            hash_mb: self.hash,
+            idle: self.idle,
+            book: self.book,
+        };
+        arbor::web::serve(config, |address| {
+            // Tests and scripts read the address (port 0 picks one) from this line.
+            let mut out = io::stdout();
+            writeln!(out, "arbor serve: listening on http://{address}/")
+                .and_then(|()| out.flush())
                 .map_err(stdout_error)
+        })
+    }
+}
+
+impl GtpArgs {
+    fn run(self) -> Result<(), String> {
+        banner("arbor gtp: reading GTP commands (see protocol.md): list_commands, genmove b");
+        let settings = Settings {
+            hash_mb: self.hash,
+            seed: self.seed,
+            threads: self.threads,
+            book: self.book,
+            ..Settings::default()
+        };
+        let game = self.game.spec();
+        protocol::gtp::run(BufReader::new(io::stdin()), io::stdout(), settings, game)
+    }
+}
+
+impl SolveArgs {
+    fn run(self) -> Result<(), String> {
+        match self.file {
+            // clap refuses a file with --jsonl.
+            Some(file) => arbor::cli::solve::run_path(&file, self.hash, self.threads),
+            None => {
+                let (input, out) = (&mut io::stdin().lock(), &mut io::stdout());
+                arbor::cli::tasks::run(input, out, self.hash, self.threads).map(|_| ())
+            }
         }
-        Some(Commands::Analysis { hash, threads }) => {
-            banner(
-                "arbor analysis: reading JSON queries, one per line (see protocol.md): {\"id\":1,\"moves\":[\"f5\"]}",
-            );
-            arbor::cli::analysis::run(&mut io::stdin().lock(), &mut io::stdout(), hash, threads)
-                .map(|_| ())
-        }
-        Some(Commands::Review {
-            file,
-            game,
-            movetime,
-            depth,
-            svg,
-            hash,
-            threads,
-        }) => {
-            let movetime = Duration::from_millis(movetime);
-            let svg = svg.as_deref();
-            arbor::cli::review::run(&file, &game, movetime, depth, svg, hash, threads)
-        }
-        Some(Commands::Serve {
-            bind,
-            port,
-            max_sessions,
-            hash,
-            idle,
-            book,
-        }) => {
-            let config = arbor::web::Config {
-                bind,
-                port,
-                max_sessions,
-                hash_mb: hash,
-                idle,
-                book,
-            };
-            arbor::web::serve(config, |address| {
-                // Tests and scripts read the address (port 0 picks one) from this line.
-                let mut out = io::stdout();
-                writeln!(out, "arbor serve: listening on http://{address}/")
-                    .and_then(|()| out.flush())
-                    .map_err(stdout_error)
-            })
-        }
-        Some(Commands::Gtp {
-            game,
-            hash,
-            seed,
-            threads,
-            book,
-        }) => {
-            banner("arbor gtp: reading GTP commands (see protocol.md): list_commands, genmove b");
-            let settings = Settings {
-                hash_mb: hash,
-                seed,
-                threads,
-                book,
-                ..Settings::default()
-            };
-            protocol::gtp::run(
-                BufReader::new(io::stdin()),
-                io::stdout(),
-                settings,
-                game.spec(),
-            )
-        }
-        Some(Commands::Solve {
-            file: Some(file),
-            jsonl: false,
-            hash,
-            threads,
-        }) => arbor::cli::solve::run_path(&file, hash, threads),
-        Some(Commands::Solve { hash, threads, .. }) => {
-            arbor::cli::tasks::run(&mut io::stdin().lock(), &mut io::stdout(), hash, threads)
-                .map(|_| ())
-        }
-    };
-    exit(result)
+    }
 }
 
 /// Exit status 2 with the message on stderr for an error, 130 for a match that Ctrl-C
