@@ -6,7 +6,6 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 
 /// Starts `command` (stderr discarded); returns the child, its stdin and its lines.
-#[allow(dead_code)] // not every test binary starts engines this way
 pub fn spawn_lines(mut command: Command) -> (Child, Option<ChildStdin>, Receiver<String>) {
     command.stderr(Stdio::null());
     spawn_lines_keeping_stderr(command)
@@ -35,7 +34,6 @@ pub fn spawn_lines_keeping_stderr(
 /// Spawns `command`, retrying while the kernel says "text file busy": a test that has just
 /// copied an executable can find its write descriptor still open in a child that another
 /// test thread forked at that moment and has not yet replaced by exec.
-#[allow(dead_code)]
 pub fn spawn_retrying(command: &mut Command) -> Child {
     let mut attempts = 0;
     loop {
@@ -53,7 +51,6 @@ pub fn spawn_retrying(command: &mut Command) -> Child {
 
 /// Whether `line` matches `pattern`, where `...` stands for any text (timings, speeds):
 /// how the documented example exchanges are compared with the engine's output.
-#[allow(dead_code)] // not every test binary replays documented examples
 pub fn glob(pattern: &str, line: &str) -> bool {
     let mut parts = pattern.split("...");
     let Some(mut rest) = line.strip_prefix(parts.next().unwrap_or("")) else {

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use arbor::protocol::json::Message;
 
-mod common;
+use crate::common;
 use common::glob;
 
 struct Example {

@@ -6,7 +6,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 
 /// A running brain: lines in, replies out.
 struct Brain {

@@ -8,7 +8,7 @@ use arbor::protocol::json::LineJson;
 use serde::Deserialize;
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 /// The answers of `arbor analysis` as protocol.md documents them, typed and closed: an
 /// answer with a field the documentation does not name, or without one it promises,

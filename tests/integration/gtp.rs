@@ -6,7 +6,7 @@ use std::process::{Child, ChildStdin, Command};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 use common::glob;
 
 /// How long a reply may take before the test calls it a hang: a guard, not a timing check.

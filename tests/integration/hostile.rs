@@ -280,7 +280,7 @@ fn bad_files_are_refused_before_any_work() {
     std::fs::write(&nul, "XX\0X O;\n").unwrap();
     let late = dir.join("late.obf");
     // A position, then a bad line: no puzzle at all (arbor solve would solve the good
-    // one and name the bad one, see tests/files.rs).
+    // one and name the bad one, see tests/integration/files.rs).
     std::fs::write(
         &late,
         "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;\nnonsense\n",
