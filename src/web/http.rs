@@ -1,11 +1,30 @@
-//! Just enough HTTP/1.1 for `arbor serve`, on std's sockets: one request at a time per
-//! connection (keep-alive), every read under a deadline, heads and bodies bounded, and a
-//! body that is refused never read (the connection closes instead).
+//! HTTP/1.1 for `arbor serve` on hyper: hyper reads requests and writes answers; this
+//! file bounds them (heads, bodies, time) and keeps what the server counts on for each
+//! connection (a [`Watch`]: whether it waits for a request and since when). A body that
+//! is refused is never read, and a connection closes lingering so that a refused client
+//! sees its answer rather than a reset.
 
-use std::fmt::Write as _;
-use std::io::{self, Read, Write};
-use std::net::{Shutdown, TcpStream};
-use std::time::{Duration, Instant};
+use std::convert::Infallible;
+use std::future::Future;
+use std::io;
+use std::net::Shutdown;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll, ready};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::combinators::UnsyncBoxBody;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use hyper::header::{self, HeaderMap};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::TokioIo;
+use socket2::SockRef;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpStream;
+use tokio::time::{Instant, sleep_until, timeout_at};
 
 /// The longest request line and headers together.
 pub const MAX_HEAD: usize = 16 * 1024;
@@ -13,13 +32,19 @@ pub const MAX_HEAD: usize = 16 * 1024;
 const MAX_HEADERS: usize = 64;
 /// A request's head and body must arrive within this once its first byte has.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
-/// A kept-alive connection waits this long for its next request.
+/// A kept-alive connection waits this long for its next request; an answer (or an event)
+/// that the client does not take for this long closes the connection too.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(10);
-/// After refusing a request, the rest of what the client sent is read for this long (or
+/// How often a busy connection looks at its deadlines.
+const TICK: Duration = Duration::from_secs(1);
+/// After the last answer, the rest of what the client sent is read for this long (or
 /// this much) before the socket closes, so that the client sees the answer rather than a
 /// reset; never more.
 const LINGER_TIME: Duration = Duration::from_secs(1);
 const LINGER_BYTES: usize = 256 * 1024;
+
+/// What hyper sends: a whole answer, or an event stream.
+pub type Body = UnsyncBoxBody<Bytes, Infallible>;
 
 /// A request as read: the method, the path and query (split at `?`, not decoded), the
 /// headers (names in lower case) and the body.
@@ -30,8 +55,6 @@ pub struct Request {
     pub query: String,
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
-    /// Whether the client keeps the connection for another request.
-    pub keep_alive: bool,
 }
 
 impl Request {
@@ -67,199 +90,42 @@ impl Response {
         self
     }
 
-    /// The status line and headers.
-    fn head(&self, keep_alive: bool) -> String {
-        let mut head = format!(
-            "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\n\
-             Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: {}\r\n",
-            self.status,
-            reason(self.status),
-            self.content_type,
-            self.body.len(),
-            if keep_alive { "keep-alive" } else { "close" }
-        );
-        for (name, value) in &self.headers {
-            let _ = write!(head, "{name}: {value}\r\n");
+    /// The message for hyper; `close` ends the connection after it.
+    pub fn into_hyper(self, close: bool) -> hyper::Response<Body> {
+        let body = Full::new(Bytes::from(self.body)).boxed_unsync();
+        let mut response = message(self.status, self.content_type, body, close);
+        for (name, value) in self.headers {
+            if let Ok(value) = value.parse() {
+                response.headers_mut().append(name, value);
+            }
         }
-        head.push_str("\r\n");
-        head
+        response
     }
 }
 
-/// What the next read on a connection brought.
-#[derive(Debug)]
-pub enum Incoming {
-    Request(Request),
-    /// The client closed the connection or let it idle out between requests.
-    Closed,
-    /// A request that cannot be read (too large, malformed, too slow): answer, then close.
-    Refused(Response),
+/// An event stream's answer: `text/event-stream`, closed when the stream ends.
+pub fn event_stream(body: Body) -> hyper::Response<Body> {
+    message(200, "text/event-stream", body, true)
 }
 
-/// One client's connection; bytes read past a request wait for the next one.
-pub struct Connection {
-    stream: TcpStream,
-    buffer: Vec<u8>,
-}
-
-impl Connection {
-    pub fn new(stream: TcpStream) -> Connection {
-        let _ = stream.set_nodelay(true);
-        Connection {
-            stream,
-            buffer: Vec::new(),
-        }
+fn message(
+    status: u16,
+    content_type: &'static str,
+    body: Body,
+    close: bool,
+) -> hyper::Response<Body> {
+    let mut response = hyper::Response::new(body);
+    *response.status_mut() =
+        hyper::StatusCode::from_u16(status).unwrap_or(hyper::StatusCode::INTERNAL_SERVER_ERROR);
+    let headers = response.headers_mut();
+    let fixed = |value| header::HeaderValue::from_static(value);
+    headers.insert(header::CONTENT_TYPE, fixed(content_type));
+    headers.insert(header::CACHE_CONTROL, fixed("no-store"));
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, fixed("nosniff"));
+    if close {
+        headers.insert(header::CONNECTION, fixed("close"));
     }
-
-    pub fn stream(&self) -> &TcpStream {
-        &self.stream
-    }
-
-    /// Reads the next request, its body at most `max_body` bytes. `head_in` is called
-    /// once the request's head has come (the request is under way); if it says no, the
-    /// connection is dropped (it was closed meanwhile).
-    pub fn read_request(&mut self, max_body: usize, head_in: impl FnOnce() -> bool) -> Incoming {
-        let refuse = |status, message: String| Incoming::Refused(error_text(status, &message));
-        // The first byte may take the keep-alive time; the whole request must then
-        // follow within the request time.
-        let mut waiting = self.buffer.is_empty();
-        let mut deadline = Instant::now() + if waiting { KEEP_ALIVE } else { REQUEST_TIMEOUT };
-        let head_end = loop {
-            let end = find(&self.buffer, b"\r\n\r\n").map(|end| end + 4);
-            if end.unwrap_or(self.buffer.len()) > MAX_HEAD {
-                return refuse(431, format!("the request's head is over {MAX_HEAD} bytes"));
-            }
-            if let Some(end) = end {
-                if !head_in() {
-                    return Incoming::Closed;
-                }
-                break end;
-            }
-            match self.fill(deadline) {
-                Ok(0) => return Incoming::Closed,
-                Ok(_) if waiting => {
-                    waiting = false;
-                    deadline = Instant::now() + REQUEST_TIMEOUT;
-                }
-                Ok(_) => {}
-                Err(_) if self.buffer.is_empty() => return Incoming::Closed,
-                Err(_) => return refuse(408, "the request came too slowly".to_string()),
-            }
-        };
-        let head = match std::str::from_utf8(&self.buffer[..head_end]) {
-            Ok(head) => head.to_string(),
-            Err(_) => return refuse(400, "the request's head is not UTF-8".to_string()),
-        };
-        self.buffer.drain(..head_end);
-        let mut request = match parse_head(&head) {
-            Ok(request) => request,
-            Err((status, message)) => return refuse(status, message),
-        };
-        if request.header("transfer-encoding").is_some() {
-            return refuse(411, "send a Content-Length, not a chunked body".to_string());
-        }
-        let mut lengths = request
-            .headers
-            .iter()
-            .filter(|(name, _)| name == "content-length")
-            .map(|(_, value)| value.trim());
-        let length = match (lengths.next(), lengths.next()) {
-            (None, _) => 0,
-            (Some(text), None) if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) => {
-                // A length too long for a number is certainly too long for the server.
-                text.parse::<u64>().unwrap_or(u64::MAX)
-            }
-            _ => return refuse(400, "bad Content-Length".to_string()),
-        };
-        if length > max_body as u64 {
-            return refuse(413, format!("the body is over {max_body} bytes"));
-        }
-        let length = length as usize;
-        match request.header("expect") {
-            None => {}
-            Some(value) if !value.eq_ignore_ascii_case("100-continue") => {
-                return refuse(417, "unknown Expect".to_string());
-            }
-            // The client waits for the go-ahead before it sends the body.
-            Some(_) => {
-                let go_ahead = b"HTTP/1.1 100 Continue\r\n\r\n";
-                if length > self.buffer.len() && self.stream.write_all(go_ahead).is_err() {
-                    return Incoming::Closed;
-                }
-            }
-        }
-        while self.buffer.len() < length {
-            match self.fill(deadline) {
-                Ok(0) => return Incoming::Closed,
-                Ok(_) => {}
-                Err(_) => return refuse(408, "the body came too slowly".to_string()),
-            }
-        }
-        request.body = self.buffer.drain(..length).collect();
-        Incoming::Request(request)
-    }
-
-    /// Reads what has come, waiting until `deadline` at most.
-    fn fill(&mut self, deadline: Instant) -> io::Result<usize> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(io::ErrorKind::TimedOut.into());
-        }
-        self.stream.set_read_timeout(Some(left))?;
-        let mut chunk = [0; 8192];
-        let count = self.stream.read(&mut chunk)?;
-        self.buffer.extend_from_slice(&chunk[..count]);
-        Ok(count)
-    }
-
-    /// Sends an answer (its head only for `HEAD`).
-    pub fn respond(
-        &mut self,
-        response: &Response,
-        head_only: bool,
-        keep_alive: bool,
-    ) -> io::Result<()> {
-        let _ = self.stream.set_write_timeout(Some(REQUEST_TIMEOUT));
-        let mut bytes = response.head(keep_alive).into_bytes();
-        if !head_only {
-            bytes.extend_from_slice(&response.body);
-        }
-        self.stream.write_all(&bytes)?;
-        self.stream.flush()
-    }
-
-    /// Answers and closes, reading (and dropping) a bounded amount of what the client
-    /// still sends so that it gets the answer; an announced body is never read whole.
-    pub fn refuse(mut self, response: &Response) {
-        if self.respond(response, false, false).is_err() {
-            return;
-        }
-        linger(&mut self.stream);
-    }
-
-    /// The socket, for a response written as it goes (an event stream).
-    pub fn into_stream(self) -> TcpStream {
-        self.stream
-    }
-}
-
-/// Closes the sending side and reads for a moment so that the answer is not lost to a
-/// reset; bounded in time and bytes.
-pub fn linger(stream: &mut TcpStream) {
-    let _ = stream.shutdown(Shutdown::Write);
-    let deadline = Instant::now() + LINGER_TIME;
-    let mut chunk = [0; 8192];
-    let mut read = 0;
-    while read < LINGER_BYTES {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
-            break;
-        }
-        match stream.read(&mut chunk) {
-            Ok(0) | Err(_) => break,
-            Ok(count) => read += count,
-        }
-    }
+    response
 }
 
 /// A plain JSON error for refusals made before a request is routed.
@@ -271,82 +137,299 @@ pub fn error_text(status: u16, message: &str) -> Response {
     )
 }
 
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack
-        .windows(needle.len())
-        .position(|window| window == needle)
+/// Checks a request's head and reads its body by `deadline`, at most `max_body` bytes
+/// (the go-ahead of `Expect: 100-continue` goes out only then). A refusal is an answer
+/// to send before closing; a refused body is never read.
+pub async fn read(
+    request: hyper::Request<Incoming>,
+    max_body: usize,
+    deadline: Instant,
+) -> Result<Request, Response> {
+    let (head, body) = request.into_parts();
+    let mut request = check_head(&head.method, &head.uri, &head.headers, max_body)?;
+    match timeout_at(deadline, body.collect()).await {
+        Ok(Ok(body)) => request.body = body.to_bytes().to_vec(),
+        Ok(Err(_)) => return Err(error_text(400, "the body ended early")),
+        Err(_) => return Err(error_text(408, "the body came too slowly")),
+    }
+    Ok(request)
 }
 
-/// The request line and headers.
-fn parse_head(head: &str) -> Result<Request, (u16, String)> {
-    let bad = |message: &str| (400, message.to_string());
-    let mut lines = head.split("\r\n");
-    let line = lines.next().unwrap_or("");
-    let mut parts = line.split(' ');
-    let (Some(method), Some(target), Some(version), None) =
-        (parts.next(), parts.next(), parts.next(), parts.next())
-    else {
-        return Err(bad("bad request line"));
-    };
-    if method.is_empty() || !method.bytes().all(|b| b.is_ascii_uppercase()) {
-        return Err(bad("bad method"));
+/// What hyper left to check in a head (it refuses malformed heads, lengths and those
+/// over `MAX_HEAD` itself): the body's framing and size, `Expect`, and ASCII headers.
+fn check_head(
+    method: &hyper::Method,
+    uri: &hyper::Uri,
+    headers: &HeaderMap,
+    max_body: usize,
+) -> Result<Request, Response> {
+    let refuse = |status, message: &str| Err(error_text(status, message));
+    if headers.contains_key(header::TRANSFER_ENCODING) {
+        return refuse(411, "send a Content-Length, not a chunked body");
     }
-    let http11 = match version {
-        "HTTP/1.1" => true,
-        "HTTP/1.0" => false,
-        _ => return Err(bad("only HTTP/1.0 and 1.1 are spoken")),
+    let length = match headers.get(header::CONTENT_LENGTH) {
+        None => 0,
+        // A length too long for a number is certainly too long for the server.
+        Some(value) => value
+            .to_str()
+            .ok()
+            .and_then(|text| text.trim().parse::<u64>().ok())
+            .unwrap_or(u64::MAX),
     };
-    if !target.starts_with('/') || target.bytes().any(|b| b <= b' ' || b == 0x7f) {
-        return Err(bad("bad request target"));
+    if length > max_body as u64 {
+        return refuse(413, &format!("the body is over {max_body} bytes"));
     }
-    let (path, query) = target.split_once('?').unwrap_or((target, ""));
-    let mut headers = Vec::new();
-    for line in lines.filter(|line| !line.is_empty()) {
-        if headers.len() == MAX_HEADERS {
-            return Err((431, format!("over {MAX_HEADERS} headers")));
-        }
-        let (name, value) = line.split_once(':').ok_or_else(|| bad("bad header"))?;
-        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_graphic()) {
-            return Err(bad("bad header name"));
-        }
-        headers.push((name.to_ascii_lowercase(), value.trim().to_string()));
+    if let Some(value) = headers.get(header::EXPECT)
+        && !value.as_bytes().eq_ignore_ascii_case(b"100-continue")
+    {
+        return refuse(417, "unknown Expect");
     }
-    let connection = headers
-        .iter()
-        .filter(|(name, _)| name == "connection")
-        .map(|(_, value)| value.to_ascii_lowercase())
-        .collect::<Vec<_>>()
-        .join(",");
-    let keep_alive = if http11 {
-        !connection.contains("close")
-    } else {
-        connection.contains("keep-alive")
-    };
+    let mut pairs = Vec::with_capacity(headers.len());
+    for (name, value) in headers {
+        let Ok(value) = value.to_str() else {
+            return refuse(400, "a header is not ASCII");
+        };
+        pairs.push((name.as_str().to_string(), value.trim().to_string()));
+    }
     Ok(Request {
-        method: method.to_string(),
-        path: path.to_string(),
-        query: query.to_string(),
-        headers,
+        method: method.as_str().to_string(),
+        path: uri.path().to_string(),
+        query: uri.query().unwrap_or("").to_string(),
+        headers: pairs,
         body: Vec::new(),
-        keep_alive,
     })
 }
 
-fn reason(status: u16) -> &'static str {
-    match status {
-        200 => "OK",
-        400 => "Bad Request",
-        403 => "Forbidden",
-        404 => "Not Found",
-        405 => "Method Not Allowed",
-        408 => "Request Timeout",
-        409 => "Conflict",
-        411 => "Length Required",
-        413 => "Content Too Large",
-        417 => "Expectation Failed",
-        429 => "Too Many Requests",
-        431 => "Request Header Fields Too Large",
-        _ => "Error",
+/// One connection's state, shared by its socket, its requests and the server: whether
+/// it waits for a request, and the times its deadlines run from.
+#[derive(Debug)]
+pub struct Watch(Mutex<WatchState>);
+
+#[derive(Debug)]
+struct WatchState {
+    /// Since when it has waited for a request's head; `None` while one is served (or an
+    /// event stream goes on).
+    waiting: Option<Instant>,
+    /// When the awaited request's first byte came.
+    first_byte: Option<Instant>,
+    /// Since when a write has waited for the client to read.
+    blocked: Option<Instant>,
+}
+
+impl Watch {
+    pub fn new() -> Arc<Watch> {
+        Arc::new(Watch(Mutex::new(WatchState {
+            waiting: Some(Instant::now()),
+            first_byte: None,
+            blocked: None,
+        })))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, WatchState> {
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Since when it has waited for a request's head (kept alive, or the head not all
+    /// in); `None` while a request is served.
+    pub fn waiting_since(&self) -> Option<Instant> {
+        self.lock().waiting
+    }
+
+    /// A request's head came: it is served (until `waiting`). Returns when its first
+    /// byte came.
+    pub fn serving(&self) -> Instant {
+        let mut state = self.lock();
+        state.waiting = None;
+        state.first_byte.take().unwrap_or_else(Instant::now)
+    }
+
+    /// Answered: it waits for the next request.
+    pub fn waiting(&self) {
+        let mut state = self.lock();
+        state.waiting = Some(Instant::now());
+        state.first_byte = None;
+    }
+
+    fn read_some(&self) {
+        let mut state = self.lock();
+        if state.waiting.is_some() && state.first_byte.is_none() {
+            state.first_byte = Some(Instant::now());
+        }
+    }
+
+    fn write_blocked(&self, blocked: bool) {
+        let mut state = self.lock();
+        state.blocked = if blocked {
+            state.blocked.or_else(|| Some(Instant::now()))
+        } else {
+            None
+        };
+    }
+
+    /// When the connection closes if nothing changes, and whether with a 408 (a request
+    /// under way too slow); `None` while it is served and writes go out.
+    fn deadline(&self) -> Option<(Instant, bool)> {
+        let state = self.lock();
+        match (state.waiting, state.first_byte) {
+            (Some(_), Some(at)) => Some((at + REQUEST_TIMEOUT, true)),
+            (Some(since), None) => Some((since + KEEP_ALIVE, false)),
+            (None, _) => state.blocked.map(|at| (at + KEEP_ALIVE, false)),
+        }
+    }
+}
+
+/// Serves one connection, each request answered by `handler`, until it closes or a
+/// deadline of its [`Watch`] passes; then closes it lingering.
+pub async fn serve<H, F>(stream: TcpStream, watch: Arc<Watch>, handler: H)
+where
+    H: Fn(hyper::Request<Incoming>) -> F + Send + 'static,
+    F: Future<Output = hyper::Response<Body>> + Send + 'static,
+{
+    let _ = stream.set_nodelay(true);
+    let stream = Arc::new(stream);
+    let io = TokioIo::new(Io {
+        stream: Arc::clone(&stream),
+        watch: Arc::clone(&watch),
+    });
+    let service = service_fn(move |request| {
+        let answer = handler(request);
+        async move { Ok::<_, Infallible>(answer.await) }
+    });
+    let connection = http1::Builder::new()
+        .title_case_headers(true)
+        .max_header_size(MAX_HEAD)
+        .max_headers(MAX_HEADERS)
+        .max_buf_size(2 * MAX_HEAD)
+        // Deadlines are the watchdog's: hyper's closes without a 408.
+        .header_read_timeout(None)
+        .serve_connection(io, service);
+    let late = tokio::select! {
+        _ = connection => false,
+        late = watchdog(&watch) => late,
+    };
+    let farewell = late.then(|| {
+        let refusal = error_text(408, "the request came too slowly");
+        raw_answer(408, "Request Timeout", &refusal.body)
+    });
+    linger(&stream, farewell).await;
+}
+
+/// Waits until the connection's deadline passes: true if a request was under way.
+async fn watchdog(watch: &Watch) -> bool {
+    loop {
+        let now = Instant::now();
+        let wake = match watch.deadline() {
+            Some((deadline, late)) if deadline <= now => return late,
+            Some((deadline, _)) => deadline.min(now + TICK),
+            None => now + TICK,
+        };
+        sleep_until(wake).await;
+    }
+}
+
+/// The one answer hyper cannot give: to a head that never came whole.
+fn raw_answer(status: u16, reason: &str, body: &[u8]) -> Vec<u8> {
+    let mut bytes = format!(
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    bytes.extend_from_slice(body);
+    bytes
+}
+
+/// Sends `farewell`, closes the sending side and reads for a moment so that the answer
+/// is not lost to a reset; bounded in time and bytes.
+async fn linger(stream: &TcpStream, farewell: Option<Vec<u8>>) {
+    let deadline = Instant::now() + LINGER_TIME;
+    let mut unsent = farewell.as_deref().unwrap_or_default();
+    while !unsent.is_empty() {
+        if !matches!(timeout_at(deadline, stream.writable()).await, Ok(Ok(()))) {
+            return;
+        }
+        match stream.try_write(unsent) {
+            Ok(count) => unsent = &unsent[count..],
+            Err(error) if error.kind() == io::ErrorKind::WouldBlock => {}
+            Err(_) => return,
+        }
+    }
+    let _ = SockRef::from(stream).shutdown(Shutdown::Write);
+    let mut chunk = [0; 8192];
+    let mut read = 0;
+    while read < LINGER_BYTES {
+        if !matches!(timeout_at(deadline, stream.readable()).await, Ok(Ok(()))) {
+            return;
+        }
+        match stream.try_read(&mut chunk) {
+            Ok(0) => return,
+            Ok(count) => read += count,
+            Err(error) if error.kind() == io::ErrorKind::WouldBlock => {}
+            Err(_) => return,
+        }
+    }
+}
+
+/// The socket as hyper uses it, shared with [`linger`], telling the [`Watch`] when a
+/// request's first byte comes and when writes wait for the client.
+struct Io {
+    stream: Arc<TcpStream>,
+    watch: Arc<Watch>,
+}
+
+impl AsyncRead for Io {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        loop {
+            ready!(self.stream.poll_read_ready(cx))?;
+            match self.stream.try_read(buf.initialize_unfilled()) {
+                Ok(count) => {
+                    buf.advance(count);
+                    if count > 0 {
+                        self.watch.read_some();
+                    }
+                    return Poll::Ready(Ok(()));
+                }
+                Err(error) if error.kind() == io::ErrorKind::WouldBlock => {}
+                Err(error) => return Poll::Ready(Err(error)),
+            }
+        }
+    }
+}
+
+impl AsyncWrite for Io {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        data: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        loop {
+            if self.stream.poll_write_ready(cx)?.is_pending() {
+                self.watch.write_blocked(true);
+                return Poll::Pending;
+            }
+            match self.stream.try_write(data) {
+                Ok(count) => {
+                    self.watch.write_blocked(false);
+                    return Poll::Ready(Ok(count));
+                }
+                Err(error) if error.kind() == io::ErrorKind::WouldBlock => {}
+                Err(error) => return Poll::Ready(Err(error)),
+            }
+        }
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Poll::Ready(SockRef::from(&*self.stream).shutdown(Shutdown::Write))
     }
 }
 
@@ -407,31 +490,37 @@ fn decode(text: &str) -> Result<String, String> {
 mod tests {
     use super::*;
 
+    fn head(lines: &[(&str, &str)]) -> Result<Request, Response> {
+        let mut request = hyper::Request::post("/api/x?a=1");
+        for (name, value) in lines {
+            request = request.header(*name, *value);
+        }
+        let request = request.body(()).unwrap();
+        check_head(request.method(), request.uri(), request.headers(), 100)
+    }
+
     #[test]
-    fn heads_parse_and_refuse() {
-        let request =
-            parse_head("POST /api/x?a=1 HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\n").unwrap();
+    fn heads_are_checked_before_bodies_are_read() {
+        let request = head(&[("Host", "h"), ("Content-Length", "3")]).unwrap();
         assert_eq!(
             (request.method.as_str(), request.path.as_str()),
             ("POST", "/api/x")
         );
         assert_eq!(request.query, "a=1");
         assert_eq!(request.header("host"), Some("h"));
-        assert!(request.keep_alive);
-        let request = parse_head("GET / HTTP/1.0\r\n\r\n").unwrap();
-        assert!(!request.keep_alive);
-        let request = parse_head("GET / HTTP/1.1\r\nConnection: Close\r\n\r\n").unwrap();
-        assert!(!request.keep_alive);
-        for bad in [
-            "GET\r\n\r\n",
-            "GET / HTTP/2\r\n\r\n",
-            "get / HTTP/1.1\r\n\r\n",
-            "GET x HTTP/1.1\r\n\r\n",
-            "GET / HTTP/1.1\r\nno colon\r\n\r\n",
-            "GET  / HTTP/1.1\r\n\r\n",
-        ] {
-            assert!(parse_head(bad).is_err(), "{bad:?}");
-        }
+        let status = |lines: &[(&str, &str)]| head(lines).err().map(|refusal| refusal.status);
+        assert_eq!(status(&[("Content-Length", "101")]), Some(413));
+        assert_eq!(
+            status(&[("Content-Length", "99999999999999999999999")]),
+            Some(413)
+        );
+        assert_eq!(status(&[("Transfer-Encoding", "chunked")]), Some(411));
+        assert_eq!(status(&[("Expect", "100-Continue")]), None);
+        assert_eq!(status(&[("Expect", "teapot")]), Some(417));
+        let refusal = head(&[("Content-Length", "101")]).unwrap_err();
+        let sent = refusal.into_hyper(true);
+        assert_eq!(sent.headers()["connection"], "close");
+        assert_eq!(sent.headers()["content-type"], "application/json");
     }
 
     #[test]

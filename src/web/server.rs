@@ -1,22 +1,31 @@
-//! `arbor serve`: the HTTP front end. Requests are read by `http.rs`, checked and routed
-//! here, answered by calling a session's engine, and formatted as JSON; the page is
-//! compiled in.
+//! `arbor serve`: the HTTP front end. Connections are admitted and counted here, their
+//! requests read by hyper through `http.rs`, checked and routed here, answered by calling
+//! a session's engine (on a small pool of threads, as a call may wait for an engine to
+//! stop), and formatted as JSON; the page is compiled in.
 
 use std::collections::HashMap;
-use std::io::{Read, Write};
-use std::net::{IpAddr, Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::convert::Infallible;
+use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, ready};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use bytes::Bytes;
+use http_body_util::BodyExt;
+use hyper::body::Frame;
 use rand::RngCore;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio::sync::mpsc::{self, Receiver};
+use tokio::task::AbortHandle;
+use tokio::time::{Instant, Sleep};
 
-use super::http::{self, Connection, Incoming, Request, Response};
+use super::http::{self, Request, Response, Watch};
 use super::session::{MAX_STREAMS, STREAM_BACKLOG, Shared};
 use crate::engine::clock::ClockControl;
 use crate::game::Side;
@@ -30,11 +39,17 @@ pub const MAX_BODY: usize = 64 * 1024;
 pub const IDLE_TIMEOUT: Duration = Duration::from_secs(600);
 /// A session its page let go (`close`) is kept this long for a reload to take it back.
 const RELEASE_GRACE: Duration = Duration::from_secs(10);
-/// Connections open at once beside the event streams (each has a thread). When all are
-/// taken, the one waiting longest for a request's head (kept alive, or its head not all
-/// in) is closed for a newcomer, as idle sockets are cheap to drop and must not lock a
-/// page out; only if every one is in the middle of a request is a newcomer refused (429).
+/// Connections open at once beside the event streams. When all are taken, the one
+/// waiting longest for a request's head (kept alive, or its head not all in) is closed
+/// for a newcomer, as idle sockets are cheap to drop and must not lock a page out; only
+/// if every one is in the middle of a request is a newcomer refused (429).
 const MAX_CONNECTIONS: usize = 64;
+/// Newcomers being refused at once (each is told 429 as soon as its head is in, and
+/// given `REFUSAL_TIME` for it); past these, a newcomer is closed unanswered.
+const MAX_REFUSALS: usize = 64;
+const REFUSAL_TIME: Duration = Duration::from_secs(2);
+/// Threads that call the sessions (a call may wait for an engine to stop).
+const HANDLER_THREADS: usize = 16;
 /// Seconds a client refused for capacity is told to wait.
 const RETRY_AFTER: &str = "2";
 /// Longest engine move a page may ask for.
@@ -47,8 +62,6 @@ const MAX_INCREMENT: Duration = Duration::from_secs(60);
 pub const SESSION_HASH_MB: usize = 16;
 /// A quiet event stream gets a comment this often (proxies and dead pages show).
 const KEEPALIVE: Duration = Duration::from_secs(15);
-/// How often an event stream looks whether its page has gone.
-const STREAM_CHECK: Duration = Duration::from_secs(1);
 /// The actions `POST /api/sessions/{id}/{action}` knows.
 const ACTIONS: [&str; 8] = [
     "move", "undo", "go", "stop", "analyze", "load", "new", "close",
@@ -86,11 +99,13 @@ struct App {
     sessions: Mutex<HashMap<String, Arc<Shared>>>,
     /// The connections being served, event streams aside.
     connections: Mutex<Connections>,
-    /// Event streams open (each holds a thread): at most `max_sessions` × `MAX_STREAMS`.
+    /// Event streams open: at most `max_sessions` × `MAX_STREAMS`.
     streams: Arc<AtomicUsize>,
+    /// Newcomers being refused for capacity.
+    refusals: Arc<AtomicUsize>,
 }
 
-/// The ordinary connections (each holds a thread), by number.
+/// The ordinary connections, by number.
 #[derive(Default)]
 struct Connections {
     next: u64,
@@ -98,10 +113,10 @@ struct Connections {
 }
 
 struct Open {
-    /// The socket, for closing it from the accepting thread.
-    socket: TcpStream,
-    /// Since when it has waited for a request's head; `None` while a request is served.
-    waiting: Option<Instant>,
+    /// What it does (whether it waits for a request, since when).
+    watch: Arc<Watch>,
+    /// Its task, for closing it to make room.
+    task: Option<AbortHandle>,
 }
 
 /// A request's failure: its status and message (sent as `{"error": ...}`), and for a
@@ -129,7 +144,7 @@ fn bad(message: impl Into<String>) -> Failure {
 /// What a request gets: an answer, or the event stream of a session (and its place).
 enum Reply {
     Answer(Response),
-    Events(Receiver<String>, StreamSlot),
+    Events(Receiver<String>, Place),
 }
 
 /// The paths served, whatever the method.
@@ -185,15 +200,17 @@ pub fn serve(
     ready: impl FnOnce(SocketAddr) -> Result<(), String>,
 ) -> Result<(), String> {
     let address = (config.bind.as_str(), config.port);
-    let listener = TcpListener::bind(address)
+    let listener = std::net::TcpListener::bind(address)
         .map_err(|e| format!("cannot listen on {}:{}: {e}", config.bind, config.port))?;
     let bound = listener.local_addr().map_err(|e| e.to_string())?;
+    listener.set_nonblocking(true).map_err(|e| e.to_string())?;
     ready(bound)?;
     let app = Arc::new(App {
         config,
         sessions: Mutex::new(HashMap::new()),
         connections: Mutex::new(Connections::default()),
         streams: Arc::new(AtomicUsize::new(0)),
+        refusals: Arc::new(AtomicUsize::new(0)),
     });
     let reaper = Arc::clone(&app);
     thread::Builder::new()
@@ -205,43 +222,31 @@ pub fn serve(
             }
         })
         .map_err(|e| e.to_string())?;
-    for stream in listener.incoming() {
-        let stream = match stream {
-            Ok(stream) => stream,
-            Err(error) => {
-                // Out of descriptors, most likely: wait for some to close.
-                log::warn!("cannot accept a connection: {error}");
-                thread::sleep(Duration::from_millis(50));
-                continue;
-            }
-        };
-        let Some(id) = app.admit(&stream) else {
-            refuse_connection(stream);
-            continue;
-        };
-        let slot = Slot {
-            app: Arc::clone(&app),
-            id,
-        };
-        let spawned = thread::Builder::new()
-            .name("web-connection".to_string())
-            .spawn(move || slot.serve(stream));
-        if let Err(error) = spawned {
-            log::error!("cannot start a connection's thread: {error}");
-        }
-    }
-    Ok(())
+    // The sockets on this thread; the sessions are called on a few others.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .enable_time()
+        .max_blocking_threads(HANDLER_THREADS)
+        .thread_name("web-handler")
+        .build()
+        .map_err(|e| format!("cannot start the web server: {e}"))?;
+    runtime.block_on(app.accept(listener))
 }
 
-/// A connection's place among the open ones, given back however its thread ends.
+/// A connection's place among the open ones, given back however its task ends.
 struct Slot {
     app: Arc<App>,
     id: u64,
 }
 
 impl Slot {
-    fn serve(self, stream: TcpStream) {
-        self.app.connection(stream, self.id);
+    async fn serve(self, stream: TcpStream, watch: Arc<Watch>) {
+        let (app, id) = (Arc::clone(&self.app), self.id);
+        let requests = Arc::clone(&watch);
+        http::serve(stream, watch, move |request| {
+            Arc::clone(&app).request(request, Arc::clone(&requests), id)
+        })
+        .await;
     }
 }
 
@@ -251,71 +256,98 @@ impl Drop for Slot {
     }
 }
 
-/// An event stream's place among the open ones, given back when it ends.
-struct StreamSlot(Arc<AtomicUsize>);
+/// A place counted in a limit (an event stream, a refusal), given back when it ends.
+struct Place(Arc<AtomicUsize>);
 
-impl Drop for StreamSlot {
+impl Place {
+    /// One more of `count`, unless there are `limit` already.
+    fn take(count: &Arc<AtomicUsize>, limit: usize) -> Option<Place> {
+        count
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |open| {
+                (open < limit).then_some(open + 1)
+            })
+            .ok()?;
+        Some(Place(Arc::clone(count)))
+    }
+}
+
+impl Drop for Place {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
-/// A connection over the limit: a 429 at once, without reading its request, and closed.
-fn refuse_connection(mut stream: TcpStream) {
-    // What the client already sent is read (never waited for) so that closing does not
-    // reset the connection before the answer is seen.
-    if stream.set_nonblocking(true).is_ok() {
-        let mut chunk = [0; 4096];
-        while matches!(stream.read(&mut chunk), Ok(count) if count > 0) {}
-    }
-    let _ = stream.set_nonblocking(false);
-    let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
-    let body = json!({"error": "server busy: too many connections; try again"}).to_string();
-    let answer = format!(
-        "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nRetry-After: {RETRY_AFTER}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let _ = stream.write_all(answer.as_bytes());
-    let _ = stream.shutdown(Shutdown::Both);
-}
-
 impl App {
+    async fn accept(self: Arc<Self>, listener: std::net::TcpListener) -> Result<(), String> {
+        let listener = tokio::net::TcpListener::from_std(listener).map_err(|e| e.to_string())?;
+        loop {
+            let stream = match listener.accept().await {
+                Ok((stream, _)) => stream,
+                Err(error) => {
+                    // Out of descriptors, most likely: wait for some to close.
+                    log::warn!("cannot accept a connection: {error}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            };
+            let watch = Watch::new();
+            let Some(id) = self.admit(&watch) else {
+                self.refuse(stream);
+                continue;
+            };
+            let slot = Slot {
+                app: Arc::clone(&self),
+                id,
+            };
+            // The task runs once this loop waits again: its place is set up by then.
+            let task = tokio::spawn(slot.serve(stream, watch));
+            if let Some(open) = self.lock_connections().open.get_mut(&id) {
+                open.task = Some(task.abort_handle());
+            }
+        }
+    }
+
     /// Takes a new connection in, closing the one that has waited longest for a request
     /// if all places are taken; `None` if every one is in the middle of a request.
-    fn admit(&self, stream: &TcpStream) -> Option<u64> {
-        // Out of descriptors, most likely: refused like a full server.
-        let socket = stream.try_clone().ok()?;
+    fn admit(&self, watch: &Arc<Watch>) -> Option<u64> {
         let mut connections = self.lock_connections();
         if connections.open.len() >= MAX_CONNECTIONS {
             let (_, victim) = connections
                 .open
                 .iter()
-                .filter_map(|(&id, open)| open.waiting.map(|since| (since, id)))
+                .filter_map(|(&id, open)| open.watch.waiting_since().map(|since| (since, id)))
                 .min()?;
             if let Some(open) = connections.open.remove(&victim) {
                 log::debug!("closing an idle connection to make room");
-                // Its thread reads the end of the stream and ends.
-                let _ = open.socket.shutdown(Shutdown::Both);
+                if let Some(task) = open.task {
+                    task.abort();
+                }
             }
         }
         let id = connections.next;
         connections.next += 1;
-        let waiting = Some(Instant::now());
-        connections.open.insert(id, Open { socket, waiting });
+        let open = Open {
+            watch: Arc::clone(watch),
+            task: None,
+        };
+        connections.open.insert(id, open);
         Some(id)
     }
 
-    /// Marks a connection as serving a request or waiting for the next; false if it was
-    /// closed to make room meanwhile.
-    fn set_waiting(&self, id: u64, waiting: bool) -> bool {
-        match self.lock_connections().open.get_mut(&id) {
-            Some(open) => {
-                open.waiting = waiting.then(Instant::now);
-                true
-            }
-            None => false,
-        }
+    /// A connection over the limit: 429 to its request, and closed; a few at once at most
+    /// (past them it is closed unanswered).
+    fn refuse(&self, stream: TcpStream) {
+        let Some(place) = Place::take(&self.refusals, MAX_REFUSALS) else {
+            return;
+        };
+        tokio::spawn(async move {
+            let refusal = http::serve(stream, Watch::new(), |_| async {
+                let failure = fail(429, "server busy: too many connections; try again");
+                error_response(&failure).into_hyper(true)
+            });
+            let _ = tokio::time::timeout(REFUSAL_TIME, refusal).await;
+            drop(place);
+        });
     }
 
     fn lock_connections(&self) -> std::sync::MutexGuard<'_, Connections> {
@@ -324,34 +356,38 @@ impl App {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Reads and answers a connection's requests until it closes (or becomes a stream).
-    fn connection(&self, stream: TcpStream, id: u64) {
-        let mut connection = Connection::new(stream);
-        loop {
-            let request = match connection.read_request(MAX_BODY, || self.set_waiting(id, false)) {
-                Incoming::Request(request) => request,
-                Incoming::Closed => return,
-                Incoming::Refused(response) => return connection.refuse(&response),
-            };
-            match self.handle(&request) {
-                Reply::Answer(response) => {
-                    let head_only = request.method == "HEAD";
-                    if connection
-                        .respond(&response, head_only, request.keep_alive)
-                        .is_err()
-                        || !request.keep_alive
-                    {
-                        return;
-                    }
-                    self.set_waiting(id, true);
-                }
-                Reply::Events(receiver, counted) => {
-                    // Streams are counted apart: this place goes to the next newcomer.
-                    self.lock_connections().open.remove(&id);
-                    stream_events(connection, receiver);
-                    drop(counted);
-                    return;
-                }
+    /// Reads a request, calls the sessions and answers: the connection is marked as
+    /// serving meanwhile, and taken out of the count if it becomes an event stream.
+    async fn request(
+        self: Arc<Self>,
+        request: hyper::Request<hyper::body::Incoming>,
+        watch: Arc<Watch>,
+        id: u64,
+    ) -> hyper::Response<http::Body> {
+        let began = watch.serving();
+        let request = match http::read(request, MAX_BODY, began + http::REQUEST_TIMEOUT).await {
+            Ok(request) => request,
+            Err(refusal) => return refusal.into_hyper(true),
+        };
+        let app = Arc::clone(&self);
+        match tokio::task::spawn_blocking(move || app.handle(&request)).await {
+            Ok(Reply::Answer(response)) => {
+                watch.waiting();
+                response.into_hyper(false)
+            }
+            Ok(Reply::Events(receiver, place)) => {
+                // Streams are counted apart: this place goes to the next newcomer.
+                self.lock_connections().open.remove(&id);
+                let events = Events {
+                    receiver,
+                    keepalive: Box::pin(tokio::time::sleep(KEEPALIVE)),
+                    _place: place,
+                };
+                http::event_stream(events.boxed_unsync())
+            }
+            Err(error) => {
+                log::error!("a request failed: {error}");
+                http::error_text(500, "internal error").into_hyper(true)
             }
         }
     }
@@ -584,17 +620,13 @@ impl App {
     fn subscribe(&self, id: &str) -> Result<Reply, Failure> {
         let shared = self.session(id)?;
         let limit = self.config.max_sessions.saturating_mul(MAX_STREAMS);
-        self.streams
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |open| {
-                (open < limit).then_some(open + 1)
-            })
-            .map_err(|_| fail(429, format!("all {limit} event streams are open")))?;
-        let counted = StreamSlot(Arc::clone(&self.streams));
-        let (sender, receiver) = mpsc::sync_channel(STREAM_BACKLOG);
+        let place = Place::take(&self.streams, limit)
+            .ok_or_else(|| fail(429, format!("all {limit} event streams are open")))?;
+        let (sender, receiver) = mpsc::channel(STREAM_BACKLOG);
         let mut board = shared.lock();
         board.touch();
         board.subscribe(sender).map_err(|e| fail(429, e))?;
-        Ok(Reply::Events(receiver, counted))
+        Ok(Reply::Events(receiver, place))
     }
 
     fn session(&self, id: &str) -> Result<Arc<Shared>, Failure> {
@@ -652,50 +684,33 @@ fn evict(sessions: &mut HashMap<String, Arc<Shared>>) -> bool {
     true
 }
 
-/// Server-sent events: `state` after each change, `analysis` per report. The stream holds
-/// its connection's thread and writes straight to the socket; it ends when the page goes
-/// (seen within a second) or the session closes.
-fn stream_events(connection: Connection, receiver: Receiver<String>) {
-    let mut stream = connection.into_stream();
-    let _ = stream.set_write_timeout(Some(KEEPALIVE));
-    let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\
-                Cache-Control: no-store\r\nConnection: close\r\n\r\n";
-    if stream.write_all(head.as_bytes()).is_err() {
-        return;
-    }
-    let mut quiet_since = Instant::now();
-    loop {
-        let text = match receiver.recv_timeout(STREAM_CHECK) {
-            Ok(text) => text,
-            Err(RecvTimeoutError::Timeout) => {
-                if peer_closed(&mut stream) {
-                    return;
-                }
-                if quiet_since.elapsed() < KEEPALIVE {
-                    continue;
-                }
-                ": keepalive\n\n".to_string()
-            }
-            Err(RecvTimeoutError::Disconnected) => return,
-        };
-        if stream.write_all(text.as_bytes()).is_err() {
-            return;
-        }
-        quiet_since = Instant::now();
-    }
+/// Server-sent events: `state` after each change, `analysis` per report, a comment when
+/// quiet. The stream ends when the session closes, or with its connection when the page
+/// goes (hyper sees its end of input) or stops reading.
+struct Events {
+    receiver: Receiver<String>,
+    keepalive: Pin<Box<Sleep>>,
+    _place: Place,
 }
 
-/// Whether the client closed its side (a page that left); what it sent is dropped.
-fn peer_closed(stream: &mut TcpStream) -> bool {
-    if stream.set_nonblocking(true).is_err() {
-        return true;
-    }
-    let mut chunk = [0; 512];
-    let result = stream.read(&mut chunk);
-    let _ = stream.set_nonblocking(false);
-    match result {
-        Ok(count) => count == 0,
-        Err(error) => error.kind() != std::io::ErrorKind::WouldBlock,
+impl hyper::body::Body for Events {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        let text = match self.receiver.poll_recv(cx) {
+            Poll::Ready(Some(text)) => text,
+            Poll::Ready(None) => return Poll::Ready(None),
+            Poll::Pending => {
+                ready!(self.keepalive.as_mut().poll(cx));
+                ": keepalive\n\n".to_string()
+            }
+        };
+        self.keepalive.as_mut().reset(Instant::now() + KEEPALIVE);
+        Poll::Ready(Some(Ok(Frame::data(Bytes::from(text)))))
     }
 }
 

@@ -1,12 +1,13 @@
 //! One board in the browser: an engine core, its event pump, the latest analysis and the
 //! page's event streams. Everything here calls the core; nothing searches or rules.
 
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
+use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
+use tokio::sync::mpsc::Sender;
 
 use crate::engine::clock::{ClockControl, GameClock};
 use crate::engine::events::Event;
@@ -57,7 +58,7 @@ pub struct Board {
     lost_on_time: Option<Side>,
     /// Counts the changes: a page keeps the newest state whichever way it came.
     version: u64,
-    streams: Vec<SyncSender<String>>,
+    streams: Vec<Sender<String>>,
 }
 
 /// A move on the board: its name and its field (`None` for a pass).
@@ -544,8 +545,8 @@ impl Board {
         }
     }
 
-    /// Adds a page's event stream; each holds a thread, so a session has a few at most.
-    pub fn subscribe(&mut self, stream: SyncSender<String>) -> Result<(), String> {
+    /// Adds a page's event stream (a session has a few at most).
+    pub fn subscribe(&mut self, stream: Sender<String>) -> Result<(), String> {
         // Streams whose page left are found by sending to them.
         self.broadcast(": ping\n\n".to_string());
         if self.streams.len() >= MAX_STREAMS {
@@ -572,10 +573,7 @@ impl Board {
     fn broadcast(&mut self, text: String) {
         // A page that stopped reading (or left) loses its stream, never the session.
         self.streams
-            .retain(|stream| match stream.try_send(text.clone()) {
-                Ok(()) => true,
-                Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => false,
-            });
+            .retain(|stream| stream.try_send(text.clone()).is_ok());
     }
 }
 
