@@ -468,7 +468,7 @@ struct GameArgs {
     /// Board size (othello: 4, 6 or 8; gomoku and pente: 5 to 99; tictactoe: 3 to 99).
     #[arg(long)]
     size: Option<String>,
-    /// Game rule (othello: normal or misere; gomoku: freestyle or exact).
+    /// Game rule (othello: normal or misere; gomoku: freestyle, exact or renju).
     #[arg(long)]
     rule: Option<String>,
     /// Opening rule (gomoku: center or free; pente: center, tournament or free).

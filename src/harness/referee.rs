@@ -148,6 +148,14 @@ pub fn play_game<G: Game>(
         }
         let mv = match game.parse_move(&text) {
             Ok(mv) if game.is_legal(mv) => mv,
+            Ok(mv) => {
+                // The position stays as it was; the rule's reason goes with the move.
+                let text = match game.illegal_reason(mv) {
+                    Some(reason) => format!("{text} ({reason})"),
+                    None => text,
+                };
+                return forfeit(record, side, Ending::Illegal(side, text), forfeit_score);
+            }
             _ => return forfeit(record, side, Ending::Illegal(side, text), forfeit_score),
         };
         let name = game.format_move(mv);

@@ -181,7 +181,7 @@ impl Gomoku {
         if self.config.family != Family::Gomoku
             || !self.has_patterns()
             || self.outcome().is_some()
-            || self.threat_count(me, Threat::OpenFour) > 0
+            || self.has_open_four(me)
             || self.threat_count(them, Threat::Five) > 0
             || self.must_answer()
         {
@@ -310,8 +310,8 @@ pub(super) fn candidates(game: &Gomoku, moves: &mut Vec<Move>) {
         if !moves.is_empty() {
             return;
         }
-    } else if !pente && game.threat_count(me, Threat::OpenFour) > 0 {
-        game.threat_fields(me, Threat::OpenFour, moves);
+    } else if !pente && game.has_open_four(me) {
+        game.open_four_fields(me, moves);
         moves.truncate(1);
         return;
     } else if game.threat_count(them, Threat::OpenFour) > 0
@@ -505,7 +505,7 @@ impl Evaluate for Gomoku {
             if their_fives >= 2 {
                 return -SURE_WIN;
             }
-            if their_fives == 0 && self.threat_count(me, Threat::OpenFour) > 0 {
+            if their_fives == 0 && self.has_open_four(me) {
                 return SURE_WIN - 1;
             }
         }
