@@ -450,6 +450,55 @@ mod tests {
         assert_eq!(moves.len(), 15 * 15 - 6 - 1);
     }
 
+    #[test]
+    fn white_wins_by_a_four_whose_only_block_is_forbidden() {
+        // White's h9 makes a four whose only five point, h8, is a double three for
+        // Black (f8 g8 in the row, f6 g7 on the diagonal).
+        let game = position(
+            &["f8", "g8", "f6", "g7", "h13"],
+            &["h10", "h11", "h12", "a1"],
+            Side::White,
+        );
+        let stop = crate::stop::Stop::never();
+        let proof = crate::game::gomoku::threat::find_win(&game, &stop).expect("a win");
+        let names: Vec<String> = proof.pv.iter().map(|&mv| game.format_move(mv)).collect();
+        assert_eq!(names[0], "h9", "{names:?}");
+        assert_eq!(names.last().unwrap(), "h8", "{names:?}");
+        let mut line = game.clone();
+        for &mv in &proof.pv {
+            assert!(line.is_legal(mv), "{names:?}");
+            line.make(mv);
+        }
+        assert_eq!(line.outcome().and_then(|o| o.winner), Some(Side::White));
+        // Black to move after h9 has no legal block: every search move loses.
+        let mut after = game.clone();
+        after.make(after.parse_move("h9").unwrap());
+        let mut moves = Vec::new();
+        crate::game::gomoku::search::candidates(&after, &mut moves);
+        assert!(!moves.contains(&after.parse_move("h8").unwrap()));
+    }
+
+    #[test]
+    fn black_threat_solver_does_not_count_a_false_three() {
+        // Black's only way on is the column three whose four point h9 is an overline
+        // point (e9 f9 g9 _ i9 j9): no win by threats is claimed through it.
+        let game = position(
+            &["h6", "h7", "h8", "e9", "f9", "g9", "i9", "j9"],
+            &["h5", "a1", "a3", "a5", "a7", "a9", "a11", "c1"],
+            Side::Black,
+        );
+        assert!(game.is_forbidden(field(&game, "h9")));
+        let stop = crate::stop::Stop::never().with_node_limit(200_000);
+        if let Some(proof) = crate::game::gomoku::threat::find_win(&game, &stop) {
+            let mut line = game.clone();
+            for &mv in &proof.pv {
+                assert!(line.is_legal(mv), "{:?}", proof.pv);
+                line.make(mv);
+            }
+            assert_eq!(line.outcome().and_then(|o| o.winner), Some(Side::Black));
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]
 

@@ -314,9 +314,7 @@ pub(super) fn candidates(game: &Gomoku, moves: &mut Vec<Move>) {
         game.open_four_fields(me, moves);
         moves.truncate(1);
         return;
-    } else if game.threat_count(them, Threat::OpenFour) > 0
-        && game.threat_count(me, Threat::Four) == 0
-    {
+    } else if game.has_open_four(them) && game.threat_count(me, Threat::Four) == 0 {
         // Against a three: block where it would become a four, or counter with a four.
         game.threat_fields(them, Threat::Four, moves);
         game.threat_fields(me, Threat::Four, &mut extra);
@@ -556,7 +554,7 @@ impl Evaluate for Gomoku {
         self.reply_is_forced()
             || (self.config.family == Family::Gomoku
                 && self.threat_count(me, Threat::Four) == 0
-                && self.threat_count(them, Threat::OpenFour) > 0)
+                && self.has_open_four(them))
     }
 
     fn reply_is_forced(&self) -> bool {
