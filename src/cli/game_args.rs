@@ -15,7 +15,7 @@ pub struct GameArgs {
     /// Board size (othello: 4, 6 or 8; gomoku and pente: 5 to 99; tictactoe: 3 to 99).
     #[arg(long)]
     pub size: Option<String>,
-    /// Game rule (othello: normal or misere; gomoku: freestyle or exact).
+    /// Game rule (othello: normal or misere; gomoku: freestyle, exact or renju).
     #[arg(long)]
     pub rule: Option<String>,
     /// Opening rule (gomoku: center or free; pente: center, tournament or free).

@@ -290,6 +290,11 @@ impl Engine {
         self.session.cells()
     }
 
+    /// Fields where the rule forbids Black a stone (renju's forbidden points).
+    pub fn forbidden_fields(&self) -> Vec<usize> {
+        self.session.forbidden_fields()
+    }
+
     pub fn score_value(&self, score: i32, exact: bool) -> ScoreValue {
         self.session.score_value(score, exact)
     }

@@ -67,6 +67,8 @@ pub(super) trait Session: Send {
     fn status(&self) -> String;
     fn show(&self) -> String;
     fn cells(&self) -> String;
+    /// Fields where the rule forbids Black a stone (renju), whoever is to move.
+    fn forbidden_fields(&self) -> Vec<usize>;
     fn set_board(&mut self, cells: &str, side: Side) -> Result<(), EngineError>;
     fn score_value(&self, score: i32, exact: bool) -> ScoreValue;
     /// A finished game's result from Black's view (`Scoring::match_score`).
@@ -190,6 +192,11 @@ impl<G: SearchGame> Session for GameSession<G> {
         if self.game.is_legal(mv) {
             return Ok(mv);
         }
+        if let Some(reason) = self.game.illegal_reason(mv) {
+            return Err(EngineError::IllegalMove(format!(
+                "illegal move {name}: {reason}"
+            )));
+        }
         let side = self.game.side_to_move();
         Err(EngineError::IllegalMove(if mv.is_pass() {
             format!("illegal move pass: {side} has a legal move")
@@ -280,6 +287,10 @@ impl<G: SearchGame> Session for GameSession<G> {
 
     fn cells(&self) -> String {
         self.game.cells()
+    }
+
+    fn forbidden_fields(&self) -> Vec<usize> {
+        self.game.forbidden_fields()
     }
 
     fn set_board(&mut self, cells: &str, side: Side) -> Result<(), EngineError> {

@@ -171,6 +171,18 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// Whether `mv` is legal for the side to move (a pass only when it is the only move).
     fn is_legal(&self, mv: Move) -> bool;
 
+    /// Fields where the rule forbids Black a stone whoever is to move (renju); none in
+    /// most games.
+    fn forbidden_fields(&self) -> Vec<usize> {
+        Vec::new()
+    }
+
+    /// Why `mv` is illegal when the rule has something to say beyond "occupied" or
+    /// "off the board" (renju's forbidden points): for error messages.
+    fn illegal_reason(&self, _mv: Move) -> Option<String> {
+        None
+    }
+
     /// Plays a legal move. Playing an illegal move is a logic error (the position is
     /// unspecified afterwards, but memory stays safe).
     fn make(&mut self, mv: Move) -> Self::Undo;

@@ -111,7 +111,7 @@ fn parse_number(key: &str, value: &str) -> Result<usize, GameError> {
         .ok_or_else(|| GameError(format!("{key} must be a number, not {}", quote(value))))
 }
 
-/// `gomoku [size=N] [rule=freestyle|exact] [opening=center|free]`,
+/// `gomoku [size=N] [rule=freestyle|exact|renju] [opening=center|free]`,
 /// `pente [size=N] [opening=center|tournament|free]`, `tictactoe [size=N] [k=K]`.
 fn parse_k_in_row<'a>(
     name: &str,
@@ -123,17 +123,19 @@ fn parse_k_in_row<'a>(
         _ => Family::TicTacToe,
     };
     let (mut size, mut exact, mut opening, mut k) = (None, false, None, None);
+    let mut renju = false;
     for (key, value) in options {
         let lower = value.to_ascii_lowercase();
         match (family, key.to_ascii_lowercase().as_str()) {
             (_, "size") => size = Some(parse_number("size", value)?),
             (Family::Gomoku, "rule") => {
-                exact = match lower.as_str() {
-                    "freestyle" | "free" => false,
-                    "exact" | "standard" => true,
+                (exact, renju) = match lower.as_str() {
+                    "freestyle" | "free" => (false, false),
+                    "exact" | "standard" => (true, false),
+                    "renju" => (false, true),
                     _ => {
                         return Err(GameError(format!(
-                            "gomoku rule must be freestyle or exact, not {}",
+                            "gomoku rule must be freestyle, exact or renju, not {}",
                             quote(value)
                         )));
                     }
@@ -184,6 +186,8 @@ fn parse_k_in_row<'a>(
             });
             if family == Family::Pente {
                 Config::pente(size, opening)
+            } else if renju {
+                Config::renju(size, opening)
             } else {
                 Config::gomoku(size, exact, opening)
             }
@@ -228,6 +232,10 @@ mod tests {
             parse("Gomoku", &[("size", "20"), ("rule", "exact")]).unwrap(),
             "gomoku size=20 rule=exact opening=free"
         );
+        assert_eq!(
+            parse("gomoku", &[("rule", "Renju")]).unwrap(),
+            "gomoku size=15 rule=renju opening=center"
+        );
         assert_eq!(parse("pente", &[]).unwrap(), "pente size=19 opening=center");
         assert_eq!(
             parse("pente", &[("opening", "tournament")]).unwrap(),
@@ -243,7 +251,7 @@ mod tests {
             ("gomoku", &[("size", "100")]),
             ("gomoku", &[("size", "20"), ("opening", "center")]),
             ("gomoku", &[("opening", "tournament")]),
-            ("gomoku", &[("rule", "renju")]),
+            ("gomoku", &[("rule", "caro")]),
             ("gomoku", &[("k", "4")]),
             ("pente", &[("rule", "exact")]),
             ("tictactoe", &[("size", "3"), ("k", "4")]),

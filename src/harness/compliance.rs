@@ -1108,12 +1108,11 @@ fn gomocup_move(checker: &mut Checker, check: &str, answer: &str) {
 fn gomocup(checker: &mut Checker, variant: Variant) -> Result<(), Gone> {
     let quick = || Instant::now() + QUICK;
     let size = checker.game.size();
-    let exact = matches!(variant, Variant::KInRow(config) if config.exact);
     checker.send(&format!("START {size}"))?;
     let answer = gomocup_answer(checker, quick())?;
     checker.report("START is answered OK", judged(answer == "OK", &answer));
     for info in [
-        format!("INFO rule {}", exact as u8),
+        format!("INFO rule {}", super::foreign::gomocup_rule(variant)),
         format!("INFO timeout_turn {}", MOVE_TIME.as_millis()),
         "INFO timeout_match 100000".to_string(),
         "INFO time_left 100000".to_string(),

@@ -671,8 +671,7 @@ impl EngineDriver for GomocupEngine {
             let message = format!("{} got {}", quote(&start), quote(&reply));
             return Err(self.process.violation(message));
         }
-        let exact = matches!(self.variant, Variant::KInRow(config) if config.exact);
-        let mut infos = vec![format!("INFO rule {}", exact as u8)];
+        let mut infos = vec![format!("INFO rule {}", gomocup_rule(self.variant))];
         match self.control {
             TimeControl::Clock { base, .. } => {
                 infos.push(format!("INFO timeout_match {}", base.as_millis()));
@@ -752,6 +751,15 @@ impl EngineDriver for GomocupEngine {
 
     fn quit(&mut self) {
         self.process.quit("END");
+    }
+}
+
+/// The `INFO rule` number of a Gomoku variant: 1 exact five, 4 renju, 0 freestyle.
+pub(crate) fn gomocup_rule(variant: Variant) -> u8 {
+    match variant {
+        Variant::KInRow(config) if config.renju => 4,
+        Variant::KInRow(config) if config.exact => 1,
+        _ => 0,
     }
 }
 

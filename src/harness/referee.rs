@@ -149,6 +149,14 @@ pub fn play_game<G: Game>(
         }
         let mv = match game.parse_move(&text) {
             Ok(mv) if game.is_legal(mv) => mv,
+            Ok(mv) => {
+                // The position stays as it was; the rule's reason goes with the move.
+                let text = match game.illegal_reason(mv) {
+                    Some(reason) => format!("{text} ({reason})"),
+                    None => text,
+                };
+                return forfeit(record, side, Ending::Illegal(side, text), forfeit_score);
+            }
             _ => return forfeit(record, side, Ending::Illegal(side, text), forfeit_score),
         };
         let name = game.format_move(mv);
@@ -205,5 +213,66 @@ pub fn apply_setup<G: Game>(game: &mut G, setup: &Setup) -> Result<(), String> {
                 .ok_or_else(|| format!("bad side {} in opening", crate::text::quote(side)))?;
             game.set_board(cells, side).map_err(|e| e.to_string())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::gomoku::{Config, Gomoku, Opening};
+
+    /// Plays its moves in order, whatever the position.
+    struct Scripted {
+        moves: Vec<&'static str>,
+    }
+
+    impl EngineDriver for Scripted {
+        fn name(&self) -> &str {
+            "scripted"
+        }
+
+        fn new_game(&mut self, _game: &str, _setup: &Setup) -> Result<(), EngineFailure> {
+            Ok(())
+        }
+
+        fn go(&mut self, _request: GoRequest, _deadline: Instant) -> Result<String, EngineFailure> {
+            Ok(self.moves.remove(0).to_string())
+        }
+
+        fn opponent_moved(&mut self, _text: &str) -> Result<(), EngineFailure> {
+            Ok(())
+        }
+
+        fn quit(&mut self) {}
+    }
+
+    #[test]
+    fn a_forbidden_renju_move_ends_the_game_with_its_reason_and_is_not_played() {
+        let game = Gomoku::new(Config::renju(15, Opening::Free)).unwrap();
+        // Black's h8 makes two open threes (f8 g8, h6 h7): a double three.
+        let mut black = Scripted {
+            moves: vec!["f8", "g8", "h6", "h7", "h8"],
+        };
+        let mut white = Scripted {
+            moves: vec!["a1", "a3", "a5", "a7", "a9"],
+        };
+        let record = play_game(
+            game,
+            "gomoku size=15 rule=renju opening=free",
+            &Setup::Moves(Vec::new()),
+            [&mut black, &mut white],
+            TimeControl::Depth(1),
+            |_| 0,
+            1,
+        );
+        assert_eq!(record.winner, Some(Side::White));
+        match &record.ending {
+            Ending::Illegal(Side::Black, text) => {
+                assert!(text.starts_with("h8 (h8 is a forbidden point"), "{text}")
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(record.moves.len(), 8, "{:?}", record.moves);
+        assert!(!record.moves.contains(&"h8".to_string()));
     }
 }

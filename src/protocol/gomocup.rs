@@ -14,13 +14,14 @@ use crate::bounds::MAX_THREADS;
 use crate::engine::events::{self, Arrival, Flow, Frontend};
 use crate::engine::input::InputLine;
 use crate::engine::output::Replies;
-use crate::engine::{DEFAULT_HASH_MB, Engine, Finished, Settings};
+use crate::engine::{AnalysisOptions, DEFAULT_HASH_MB, Engine, Finished, Settings};
 use crate::game::gomoku::{Config, MAX_SIZE, MIN_SIZE, Opening};
+use crate::game::roles::ScoreValue;
 use crate::game::variant::Variant;
 use crate::game::{Move, Outcome, Side};
 use crate::players::PlayerKind;
 use crate::search::limits::Limits;
-use crate::search::report::{Report, report_fields};
+use crate::search::report::{Report, report_fields, score_text};
 use crate::text::quote;
 
 /// Longest accepted input line; longer ones are answered with `UNKNOWN`.
@@ -142,6 +143,33 @@ fn thread_count(thread_num: i64) -> usize {
     thread_num.clamp(1, MAX_THREADS as i64) as usize
 }
 
+/// Most lines `YXNBEST` gives.
+const MAX_NBEST: usize = 64;
+/// Third stones an empty `SWAP2BOARD` weighs.
+const SWAP2_CHOICES: usize = 12;
+/// A score (White's, with three Swap2 stones) this close to 0 gets two more stones.
+const SWAP2_EVEN: i64 = 60;
+
+/// What an analysis the brain started is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pending {
+    /// The brain's move (with `YXNBEST`, `lines` of them ranked first).
+    Move { lines: usize },
+    /// The Swap2 choice with this many stones on the board.
+    Swap2 { stones: usize },
+}
+
+/// A score as one number for comparing: evaluations as they are, wins and losses
+/// beyond any evaluation.
+fn score_number(score: ScoreValue) -> i64 {
+    match score {
+        ScoreValue::Eval { value, .. } | ScoreValue::Margin(value) => value as i64,
+        ScoreValue::Win(plies) => 1_000_000 - plies as i64,
+        ScoreValue::Loss(plies) => -1_000_000 + plies as i64,
+        ScoreValue::Draw => 0,
+    }
+}
+
 /// Which colour the brain has in a `BOARD` position: Black when it has as many stones as
 /// the opponent (Black moves first) or more, White when it has fewer.
 fn brain_side(own: usize, opponent: usize) -> Side {
@@ -212,23 +240,52 @@ fn game_over_reason(outcome: Outcome) -> String {
     }
 }
 
-/// A block being read up to its `DONE`: a `BOARD` (stones so far, the first problem,
-/// when it started), or a block the brain does not play (`SWAP2BOARD`, `YXBOARD`), read
-/// through and answered once.
+/// Which block is being read up to its `DONE`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Block {
+    /// `BOARD`: the position, then the brain's move.
+    Board,
+    /// `YXBOARD`: the position only.
+    YxBoard,
+    /// `SWAP2BOARD`: 0, 3 or 5 stones in playing order, then the brain's Swap2 choice.
+    Swap2,
+    /// `YXBLOCK` / `YXBLOCKUNDO`: points the search must not choose, added or taken off.
+    Blocked { remove: bool },
+}
+
+impl Block {
+    fn name(self) -> &'static str {
+        match self {
+            Block::Board => "BOARD",
+            Block::YxBoard => "YXBOARD",
+            Block::Swap2 => "SWAP2BOARD",
+            Block::Blocked { remove: false } => "YXBLOCK",
+            Block::Blocked { remove: true } => "YXBLOCKUNDO",
+        }
+    }
+
+    /// Whether lines may be bare `x,y` (no field): Swap2 stones and blocked points.
+    fn bare_points(self) -> bool {
+        matches!(self, Block::Swap2 | Block::Blocked { .. })
+    }
+}
+
+/// A block being read up to its `DONE`: the stones or points so far, the first problem,
+/// when it started; answered once, at its `DONE`.
 struct BoardInput {
+    kind: Block,
     stones: Vec<(usize, usize, u8)>,
     error: Option<String>,
     started: Instant,
-    unsupported: Option<String>,
 }
 
 impl BoardInput {
-    fn new(started: Instant, unsupported: Option<String>) -> BoardInput {
+    fn new(started: Instant, kind: Block) -> BoardInput {
         BoardInput {
+            kind,
             stones: Vec::new(),
             error: None,
             started,
-            unsupported,
         }
     }
 
@@ -242,8 +299,12 @@ struct Brain {
     out: Replies,
     /// Whether a `START` has set up a game.
     started: bool,
-    /// Exact five (`INFO rule 1`) for the next game.
-    exact: bool,
+    /// The rule for the next game (`INFO rule`): `freestyle`, `exact` or `renju`.
+    rule: &'static str,
+    /// Points the search must not choose (`YXBLOCK`), as fields.
+    blocked: Vec<usize>,
+    /// What the analysis running now is for (the brain's move, `YXNBEST`, Swap2).
+    pending: Option<Pending>,
     clock: Clock,
     /// A table size `INFO max_memory` asked for while the brain was thinking.
     pending_memory: Option<usize>,
@@ -259,7 +320,9 @@ impl Brain {
         Brain {
             out,
             started: false,
-            exact: false,
+            rule: "freestyle",
+            blocked: Vec::new(),
+            pending: None,
             clock: Clock::default(),
             pending_memory: None,
             pending_threads: None,
@@ -314,8 +377,20 @@ impl Brain {
             "RESTART" => self.restart(engine),
             "BEGIN" => self.begin(engine, at),
             "TURN" => self.turn(engine, rest, at),
-            "BOARD" => self.board = Some(BoardInput::new(at, None)),
-            "SWAP2BOARD" | "YXBOARD" => self.board = Some(BoardInput::new(at, Some(command))),
+            "BOARD" => self.board = Some(BoardInput::new(at, Block::Board)),
+            "YXBOARD" => self.board = Some(BoardInput::new(at, Block::YxBoard)),
+            "SWAP2BOARD" => self.board = Some(BoardInput::new(at, Block::Swap2)),
+            "YXBLOCK" => self.board = Some(BoardInput::new(at, Block::Blocked { remove: false })),
+            "YXBLOCKUNDO" => {
+                self.board = Some(BoardInput::new(at, Block::Blocked { remove: true }))
+            }
+            "YXBLOCKRESET" => self.blocked.clear(),
+            "YXSHOWFORBID" => self.show_forbid(engine),
+            "YXNBEST" => self.nbest(engine, rest, at),
+            "YXHASHCLEAR" => match engine.clear_hash() {
+                Ok(()) => self.line("MESSAGE hash table cleared"),
+                Err(reason) => self.error(&reason),
+            },
             "INFO" => self.info(engine, rest),
             "END" => return Flow::Exit,
             "ABOUT" => self.line(&format!(
@@ -333,12 +408,11 @@ impl Brain {
     }
 
     fn new_game(&mut self, engine: &mut Engine, size: usize) -> Result<(), String> {
-        let rule = if self.exact { "exact" } else { "freestyle" };
         let variant = Variant::parse(
             "gomoku",
             [
                 ("size", size.to_string().as_str()),
-                ("rule", rule),
+                ("rule", self.rule),
                 ("opening", "free"),
             ],
         )
@@ -346,6 +420,7 @@ impl Brain {
         self.apply_pending(engine);
         engine.new_game(Some(variant))?;
         self.started = true;
+        self.blocked.clear();
         // A new match: the manager sends time_left again before the first move.
         self.clock.time_left = None;
         Ok(())
@@ -430,8 +505,20 @@ impl Brain {
             self.error(&game_over_reason(outcome));
             return None;
         }
-        if engine.play(&format!("{x},{y}")).is_err() {
-            self.error(&format!("{x},{y} is occupied"));
+        let field = y * engine.size() + x;
+        let forbidden =
+            engine.side_to_move() == Side::Black && engine.forbidden_fields().contains(&field);
+        if let Err(reason) = engine.play(&format!("{x},{y}")) {
+            let occupied = engine.cells().as_bytes()[field] != b'-';
+            self.error(&if occupied {
+                format!("{x},{y} is occupied")
+            } else if forbidden {
+                format!(
+                    "{x},{y} is a forbidden point for black under renju (overline, double four or double three)"
+                )
+            } else {
+                reason
+            });
             return None;
         }
         Some((x, y))
@@ -499,33 +586,39 @@ impl Brain {
         let Some(board) = self.board.as_mut() else {
             return;
         };
-        if board.error.is_some() || board.unsupported.is_some() {
+        if board.error.is_some() {
             return;
         }
-        let parsed = text
-            .rsplit_once(',')
-            .ok_or_else(|| format!("bad BOARD line {}: expected x,y,field", quote(text)))
-            .and_then(|(point, field)| {
-                let (x, y) = parse_point(point, size)?;
-                match field.trim() {
-                    "1" => Ok((x, y, 1)),
-                    "2" => Ok((x, y, 2)),
-                    "3" => Err(format!(
-                        "BOARD {x},{y},3: field 3 (continuous game or renju marks) is not supported"
-                    )),
-                    other => Err(format!(
-                        "bad BOARD field {} at {x},{y}: expected 1 (own) or 2 (opponent)",
-                        quote(other)
-                    )),
-                }
-            })
-            .and_then(|(x, y, field)| {
-                if board.stones.iter().any(|&(a, b, _)| (a, b) == (x, y)) {
-                    Err(format!("BOARD gives {x},{y} twice"))
-                } else {
-                    Ok((x, y, field))
-                }
-            });
+        let name = board.kind.name();
+        let bare = board.kind.bare_points() && text.matches(',').count() == 1;
+        let parsed = if bare {
+            // In playing order: the field says nothing more.
+            parse_point(text, size).map(|(x, y)| (x, y, 0))
+        } else {
+            text.rsplit_once(',')
+                .ok_or_else(|| format!("bad {name} line {}: expected x,y,field", quote(text)))
+                .and_then(|(point, field)| {
+                    let (x, y) = parse_point(point, size)?;
+                    match field.trim() {
+                        "1" => Ok((x, y, 1)),
+                        "2" => Ok((x, y, 2)),
+                        "3" => Err(format!(
+                            "{name} {x},{y},3: field 3 (continuous game or renju marks) is not supported"
+                        )),
+                        other => Err(format!(
+                            "bad {name} field {} at {x},{y}: expected 1 (own) or 2 (opponent)",
+                            quote(other)
+                        )),
+                    }
+                })
+        };
+        let parsed = parsed.and_then(|(x, y, field)| {
+            if board.stones.iter().any(|&(a, b, _)| (a, b) == (x, y)) {
+                Err(format!("{name} gives {x},{y} twice"))
+            } else {
+                Ok((x, y, field))
+            }
+        });
         match parsed {
             Ok(stone) => board.stones.push(stone),
             Err(reason) => board.fail(reason),
@@ -543,28 +636,271 @@ impl Brain {
         let Some(board) = self.board.take() else {
             return;
         };
-        if let Some(block) = board.unsupported {
-            return self.line(&format!("UNKNOWN {block} is not supported"));
-        }
         if !self.started {
             return self.error("no game: send START first");
         }
         if let Some(reason) = board.error {
             return self.error(&reason);
         }
-        let own = board.stones.iter().filter(|s| s.2 == 1).count();
-        let side = brain_side(own, board.stones.len() - own);
         let size = engine.size();
-        let mut cells = vec![b'-'; size * size];
-        for &(x, y, field) in &board.stones {
-            let black = (field == 1) == (side == Side::Black);
-            cells[y * size + x] = if black { b'X' } else { b'O' };
+        if let Block::Blocked { remove } = board.kind {
+            for &(x, y, _) in &board.stones {
+                let field = y * size + x;
+                self.blocked.retain(|&f| f != field);
+                if !remove {
+                    self.blocked.push(field);
+                }
+            }
+            return;
         }
+        let mut cells = vec![b'-'; size * size];
+        let side = if board.kind == Block::Swap2 {
+            // Swap2 stones come in playing order: black, white, black, ...
+            if ![0, 3, 5].contains(&board.stones.len()) {
+                return self.error(&format!(
+                    "SWAP2BOARD takes 0, 3 or 5 stones, not {}",
+                    board.stones.len()
+                ));
+            }
+            for (index, &(x, y, _)) in board.stones.iter().enumerate() {
+                cells[y * size + x] = if index % 2 == 0 { b'X' } else { b'O' };
+            }
+            if board.stones.is_empty() {
+                Side::Black
+            } else {
+                Side::White
+            }
+        } else {
+            let own = board.stones.iter().filter(|s| s.2 == 1).count();
+            let side = brain_side(own, board.stones.len() - own);
+            for &(x, y, field) in &board.stones {
+                let black = (field == 1) == (side == Side::Black);
+                cells[y * size + x] = if black { b'X' } else { b'O' };
+            }
+            side
+        };
         let cells = String::from_utf8(cells).unwrap_or_default();
         if let Err(reason) = engine.set_board(&cells, side) {
             return self.error(&reason.to_string());
         }
-        self.think(engine, board.started);
+        match board.kind {
+            Block::YxBoard => {}
+            Block::Swap2 => self.swap2(engine, board.stones.len(), board.started),
+            _ => self.think(engine, board.started),
+        }
+    }
+
+    /// `YXSHOWFORBID`: Black's forbidden points when Black is to move (renju), as
+    /// `FORBID xxyy...` then `.`.
+    fn show_forbid(&mut self, engine: &Engine) {
+        let mut text = String::from("FORBID ");
+        if self.started && engine.side_to_move() == Side::Black && engine.outcome().is_none() {
+            let size = engine.size();
+            for field in engine.forbidden_fields() {
+                text.push_str(&format!("{:02}{:02}", field % size, field / size));
+            }
+        }
+        text.push('.');
+        self.line(&text);
+    }
+
+    /// `YXNBEST N`: the N best moves as `MESSAGE` lines, then the best one, played.
+    fn nbest(&mut self, engine: &mut Engine, rest: &str, at: Instant) {
+        if !self.started {
+            return self.error("no game: send START first");
+        }
+        match parse_index(rest) {
+            Some(count) if (1..=MAX_NBEST).contains(&count) => {
+                self.analyse(engine, Pending::Move { lines: count }, at)
+            }
+            _ => self.error(&format!(
+                "YXNBEST needs a number of moves from 1 to {MAX_NBEST}, not {}",
+                quote(rest)
+            )),
+        }
+    }
+
+    /// `SWAP2BOARD` with `stones` on the board (set up, in playing order).
+    fn swap2(&mut self, engine: &mut Engine, stones: usize, at: Instant) {
+        if stones == 0 {
+            // Black on the centre, White diagonally beside it: Black's third stone is
+            // the one that leaves the position closest to even.
+            let size = engine.size();
+            let centre = size / 2;
+            let mut cells = vec![b'-'; size * size];
+            cells[centre * size + centre] = b'X';
+            cells[(centre - 1) * size + centre + 1] = b'O';
+            let cells = String::from_utf8(cells).unwrap_or_default();
+            if let Err(reason) = engine.set_board(&cells, Side::Black) {
+                return self.error(&reason);
+            }
+        }
+        self.analyse(engine, Pending::Swap2 { stones }, at);
+    }
+
+    /// Starts an analysis for `pending` under the clock, over the candidates the block
+    /// list leaves; its answer comes in `finished`.
+    fn analyse(&mut self, engine: &mut Engine, pending: Pending, at: Instant) {
+        if let Some(outcome) = engine.outcome() {
+            return self.error(&game_over_reason(outcome));
+        }
+        let moves = match self.unblocked_moves(engine) {
+            Ok(moves) => moves,
+            Err(reason) => return self.error(&reason),
+        };
+        let limits = self.clock.limits();
+        let mut time = limits.movetime;
+        if let Some(clock) = limits.time {
+            // A share of the match clock, as the time manager would give a move.
+            let share = clock / 20;
+            time = Some(time.map_or(share, |turn| turn.min(share)));
+        }
+        let time = time.map(|t| {
+            t.saturating_sub(DEFAULT_MOVE_OVERHEAD)
+                .max(Duration::from_millis(10))
+        });
+        let lines = match pending {
+            Pending::Move { lines, .. } => lines,
+            Pending::Swap2 { stones: 0 } => SWAP2_CHOICES,
+            Pending::Swap2 { .. } => 1,
+        };
+        let options = AnalysisOptions {
+            lines: Some(lines),
+            moves,
+            time: if limits.depth.is_some() || limits.nodes.is_some() {
+                None
+            } else {
+                time
+            },
+            depth: limits.depth,
+            nodes: limits.nodes,
+            interval: None,
+        };
+        match engine.analyze(&options, at) {
+            Ok(()) => {
+                self.pending = Some(pending);
+                self.thinking_since = Some(at);
+            }
+            Err(reason) => self.error(&reason),
+        }
+    }
+
+    /// The moves an analysis may choose among: empty (the search's own candidates)
+    /// without blocks; with them, the legal points within two of a stone that are not
+    /// blocked (any unblocked legal point if none is).
+    fn unblocked_moves(&self, engine: &Engine) -> Result<Vec<String>, String> {
+        if self.blocked.is_empty() {
+            return Ok(Vec::new());
+        }
+        let size = engine.size();
+        let cells = engine.cells().into_bytes();
+        let near = |field: usize| {
+            let (x, y) = ((field % size) as isize, (field / size) as isize);
+            (-2..=2isize).any(|dy| {
+                (-2..=2isize).any(|dx| {
+                    let (a, b) = (x + dx, y + dy);
+                    a >= 0
+                        && b >= 0
+                        && (a as usize) < size
+                        && (b as usize) < size
+                        && cells[b as usize * size + a as usize] != b'-'
+                })
+            })
+        };
+        let legal: Vec<usize> = engine
+            .legal_moves()
+            .into_iter()
+            .filter_map(|mv| engine.field_index(mv))
+            .filter(|field| !self.blocked.contains(field))
+            .collect();
+        if legal.is_empty() {
+            return Err("every legal move is blocked (YXBLOCK)".to_string());
+        }
+        let close: Vec<usize> = legal.iter().copied().filter(|&f| near(f)).collect();
+        let chosen = if close.is_empty() { legal } else { close };
+        Ok(chosen
+            .into_iter()
+            .map(|field| format!("{},{}", field % size, field / size))
+            .collect())
+    }
+
+    /// An analysis has ended: the brain's move (with `YXNBEST`'s lines), or its Swap2
+    /// choice.
+    fn analysed(&mut self, engine: &mut Engine, pending: Pending, report: &Report) {
+        let ranked: Vec<(Move, i64, &[Move])> = report
+            .lines
+            .iter()
+            .filter(|line| !line.pv.is_empty())
+            .map(|line| (line.pv[0], score_number(line.score), line.pv.as_slice()))
+            .collect();
+        let Some(&(best, best_score, best_pv)) = ranked.first() else {
+            return self.error("internal error: the analysis gave no move");
+        };
+        match pending {
+            Pending::Move { lines, .. } => {
+                if lines > 1 {
+                    for (rank, (mv, _, pv)) in ranked.iter().take(lines).enumerate() {
+                        let line = &report.lines[rank];
+                        let names: Vec<String> = pv
+                            .iter()
+                            .take(engine.line_names(pv).len())
+                            .map(|&m| point_name(engine, m))
+                            .collect();
+                        self.line(&format!(
+                            "MESSAGE nbest {} {} score {} pv {}",
+                            rank + 1,
+                            point_name(engine, *mv),
+                            score_text(line.score),
+                            names.join(" ")
+                        ));
+                    }
+                }
+                self.play_answer(engine, &[best]);
+            }
+            Pending::Swap2 { stones: 0 } => {
+                // The third stone that leaves the position closest to even for White.
+                let Some(&(third, _, _)) = ranked.iter().min_by_key(|(_, score, _)| score.abs())
+                else {
+                    return self.error("internal error: the analysis gave no move");
+                };
+                let size = engine.size();
+                let centre = size / 2;
+                let third = point_name(engine, third);
+                // The manager sends the position next: the board goes back to empty.
+                let _ = engine.set_board(&"-".repeat(size * size), Side::Black);
+                self.line(&format!(
+                    "{centre},{centre} {},{} {third}",
+                    centre + 1,
+                    centre - 1
+                ));
+            }
+            Pending::Swap2 { stones } => {
+                // White to move: the brain plays White when it stands well enough,
+                // takes Black otherwise, and with three stones near even it adds two
+                // more (White's best move and Black's best reply) and lets the other
+                // side choose.
+                if stones == 3 && best_score.abs() <= SWAP2_EVEN && best_pv.len() >= 2 {
+                    self.play_answer(engine, &best_pv[..2]);
+                } else if best_score >= 0 {
+                    self.play_answer(engine, &[best]);
+                } else {
+                    self.line("SWAP");
+                }
+            }
+        }
+    }
+
+    /// Plays `moves` on the brain's board and answers them as `x,y x,y`.
+    fn play_answer(&mut self, engine: &mut Engine, moves: &[Move]) {
+        let mut names = Vec::new();
+        for &mv in moves {
+            let name = point_name(engine, mv);
+            if let Err(reason) = engine.play_move(mv) {
+                return self.error(&format!("internal error: {reason}"));
+            }
+            names.push(name);
+        }
+        self.line(&names.join(" "));
     }
 
     fn info(&mut self, engine: &mut Engine, rest: &str) {
@@ -581,6 +917,7 @@ impl Brain {
                     | "max_depth"
                     | "max_node"
                     | "rule"
+                    | "caution_factor"
             ) {
                 self.error(&format!(
                     "INFO {key}: expected a number, not {}",
@@ -609,6 +946,9 @@ impl Brain {
             "max_depth" => self.clock.max_depth = (number > 0).then(|| number.min(1000) as u32),
             "max_node" => self.clock.max_nodes = (number > 0).then_some(number as u64),
             "rule" => self.rule(engine, number),
+            // Rapfi's candidate range; arbor's candidates are fixed (points within two of
+            // a stone, and the threat points): accepted, nothing changes.
+            "caution_factor" => {}
             _ => {}
         }
     }
@@ -631,20 +971,26 @@ impl Brain {
 
     /// `INFO rule`: 1 exact five, 2 continuous game (ignored), 4 renju, 8 caro.
     fn rule(&mut self, engine: &mut Engine, bits: i64) {
-        if bits & 4 != 0 {
-            return self.error("renju is not supported");
-        }
         if bits & 8 != 0 {
             return self.error("caro is not supported");
         }
-        self.exact = bits & 1 != 0;
+        self.rule = if bits & 4 != 0 {
+            "renju"
+        } else if bits & 1 != 0 {
+            "exact"
+        } else {
+            "freestyle"
+        };
         // A game not yet begun takes the rule at once (managers send it after START).
-        let current_exact = matches!(engine.variant(), Variant::KInRow(config) if config.exact);
+        let current = match engine.variant() {
+            Variant::KInRow(config) => config.rule_name(),
+            _ => "",
+        };
         if self.started
             && !engine.is_busy()
             && self.board.is_none()
             && Brain::stones(engine) == 0
-            && current_exact != self.exact
+            && current != self.rule
         {
             let size = engine.size();
             let time_left = self.clock.time_left;
@@ -662,6 +1008,9 @@ impl Brain {
         }
         if self.clock.timeout_match.is_some_and(|ms| ms > 0) && self.clock.time_left.is_none() {
             self.clock.time_left = self.clock.timeout_match.map(|ms| ms as i64);
+        }
+        if !self.blocked.is_empty() {
+            return self.analyse(engine, Pending::Move { lines: 1 }, started);
         }
         let limits = self.clock.limits();
         log::debug!("gomocup: thinking with {limits:?}");
@@ -742,6 +1091,15 @@ impl Frontend for Brain {
             && *left < UNLIMITED_MS
         {
             *left -= elapsed.as_millis() as i64;
+        }
+        if let Some(pending) = self.pending.take() {
+            match finished {
+                Finished::Analyzed { report } => self.analysed(engine, pending, &report),
+                Finished::Failed { message, .. } => self.error(&message),
+                other => self.error(&format!("internal error: unexpected {other:?}")),
+            }
+            self.apply_pending(engine);
+            return Flow::Continue;
         }
         let played = match finished {
             Finished::Played { mv, .. } => Ok(mv),
@@ -1025,16 +1383,224 @@ mod tests {
     }
 
     #[test]
-    fn renju_and_caro_are_refused_and_the_rule_stays() {
-        let replies = session("INFO rule 4\nINFO rule 8\nINFO rule 2\nSTART 15\n");
+    fn caro_is_refused_and_the_rule_stays() {
+        let replies = session("INFO rule 8\nINFO rule 2\nSTART 15\n");
+        assert_eq!(replies, ["ERROR caro is not supported", "OK"]);
+    }
+
+    /// Black's L of two twos around 7,7 (a double three there), White's stones far
+    /// off: a `YXBOARD` with Black (the brain, field 1) to move.
+    const DOUBLE_THREE: &str =
+        "YXBOARD\n5,7,1\n6,7,1\n7,5,1\n7,6,1\n0,0,2\n0,14,2\n14,0,2\n14,14,2\nDONE\n";
+
+    #[test]
+    fn renju_forbidden_points_are_shown_refused_and_never_played() {
+        let replies = session(&format!(
+            "START 15\nINFO rule 4\n{REPEATABLE}{DOUBLE_THREE}YXSHOWFORBID\nPLAY 7,7\nYXNBEST 6\n\
+             YXSHOWFORBID\nINFO rule 0\nRESTART\n{DOUBLE_THREE}YXSHOWFORBID\n"
+        ));
+        assert_eq!(replies.len(), 7, "{replies:?}");
+        assert_eq!(replies[0], "OK");
+        assert_eq!(replies[1], "FORBID 0707.");
+        assert!(
+            replies[2].starts_with("ERROR 7,7 is a forbidden point for black"),
+            "{replies:?}"
+        );
+        assert_ne!(replies[3], "7,7");
+        // White to move: nothing is forbidden to it.
+        assert_eq!(replies[4], "FORBID .");
+        // Freestyle has no forbidden points.
+        assert_eq!(replies[5..], ["OK", "FORBID ."]);
+    }
+
+    /// The `MESSAGE nbest` lines of a transcript: (move, score).
+    fn nbest_lines(lines: &[String]) -> Vec<((usize, usize), i64)> {
+        lines
+            .iter()
+            .filter_map(|line| line.strip_prefix("MESSAGE nbest "))
+            .map(|rest| {
+                let words: Vec<&str> = rest.split_whitespace().collect();
+                assert_eq!(words[2], "score", "{rest}");
+                let score = match words[3] {
+                    "win" => 1_000_000 - words[4].parse::<i64>().unwrap(),
+                    "loss" => -1_000_000 + words[4].parse::<i64>().unwrap(),
+                    number => number.parse().unwrap(),
+                };
+                (parse_point(words[1], 15).unwrap(), score)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn yxnbest_gives_distinct_legal_moves_in_score_order() {
+        let lines = transcript(
+            &format!(
+                "START 15\n{REPEATABLE}YXBOARD\n7,7,2\n8,8,1\n6,8,2\nDONE\nYXNBEST 5\nYXNBEST 0\n"
+            ),
+            PlayerKind::Search,
+        );
+        let ranked = nbest_lines(&lines);
+        assert_eq!(ranked.len(), 5, "{lines:?}");
+        let mut points: Vec<_> = ranked.iter().map(|r| r.0).collect();
+        assert!(ranked.windows(2).all(|w| w[0].1 >= w[1].1), "{ranked:?}");
+        let replies: Vec<&String> = lines.iter().filter(|l| !l.starts_with("MESSAGE")).collect();
+        assert_eq!(replies.len(), 3, "{lines:?}");
+        assert_eq!(parse_point(replies[1], 15).unwrap(), points[0]);
+        assert!(replies[2].starts_with("ERROR YXNBEST needs"), "{replies:?}");
+        points.sort_unstable();
+        points.dedup();
+        assert_eq!(points.len(), 5);
+        for point in points {
+            assert!(![(7, 7), (8, 8), (6, 8)].contains(&point), "{point:?}");
+        }
+    }
+
+    #[test]
+    fn yxblock_moves_are_never_chosen() {
+        // The brain's four 3,3-6,3 (blocked at 2,3 by the opponent) wins at 7,3 unless
+        // that point is blocked.
+        let position = "YXBOARD\n3,3,1\n4,3,1\n5,3,1\n6,3,1\n2,3,2\n9,9,2\n9,10,2\n10,9,2\nDONE\n";
+        let replies = session(&format!(
+            "START 15\n{REPEATABLE}YXBLOCK\n7,3\n7,4\nDONE\n{position}YXNBEST 4\n\
+             YXBLOCKUNDO\n7,4\nDONE\nYXBLOCKRESET\n{position}YXNBEST 1\nYXBLOCK\n99,1\nDONE\n"
+        ));
+        assert_eq!(replies.len(), 4, "{replies:?}");
+        assert_eq!(replies[0], "OK");
+        assert!(
+            !["7,3", "7,4"].contains(&replies[1].as_str()),
+            "{replies:?}"
+        );
+        assert_eq!(replies[2], "7,3");
+        assert!(replies[3].starts_with("ERROR 99,1 is off"), "{replies:?}");
+        // Every point blocked: an error, not a move.
+        let mut block = String::from("YXBLOCK\n");
+        for y in 0..5 {
+            for x in 0..5 {
+                block.push_str(&format!("{x},{y}\n"));
+            }
+        }
+        let replies = session(&format!(
+            "START 5\n{REPEATABLE}{block}DONE\nBEGIN\nYXHASHCLEAR\nINFO caution_factor 3\nYXFOO 1\n"
+        ));
         assert_eq!(
             replies,
             [
-                "ERROR renju is not supported",
-                "ERROR caro is not supported",
-                "OK"
+                "OK",
+                "ERROR every legal move is blocked (YXBLOCK)",
+                "UNKNOWN 'YXFOO 1'"
             ]
         );
+    }
+
+    /// A report of root lines (score, pv) for the Swap2 decisions.
+    fn report_of(lines: &[(i32, &[Move])]) -> Report {
+        use crate::search::report::Line;
+        use crate::search::tt::Bound;
+        Report {
+            depth: 4,
+            nodes: 100,
+            elapsed: Duration::from_millis(5),
+            exact: false,
+            lines: lines
+                .iter()
+                .map(|&(value, pv)| Line {
+                    score: ScoreValue::Eval { value, per_unit: 1 },
+                    bound: Bound::Exact,
+                    pv: pv.to_vec(),
+                    proof: None,
+                    depth: 4,
+                })
+                .collect(),
+        }
+    }
+
+    /// The brain's answer to a Swap2 analysis ending with `report`, `stones` (in playing
+    /// order, as x,y) on the board.
+    fn swap2_answer(stones: &[(usize, usize)], report: &Report) -> String {
+        let capture = Capture::default();
+        let mut brain = Brain::new(Replies::new(capture.clone()));
+        let (mut engine, _events) = Engine::new(&Settings {
+            variant: Variant::KInRow(Config::gomoku(15, false, Opening::Free)),
+            hash_mb: 1,
+            ..Settings::default()
+        })
+        .unwrap();
+        let mut cells = vec![b'-'; 225];
+        for (index, &(x, y)) in stones.iter().enumerate() {
+            cells[y * 15 + x] = if index % 2 == 0 { b'X' } else { b'O' };
+        }
+        let side = if stones.is_empty() {
+            Side::Black
+        } else {
+            Side::White
+        };
+        engine
+            .set_board(&String::from_utf8(cells).unwrap(), side)
+            .unwrap();
+        brain.analysed(
+            &mut engine,
+            Pending::Swap2 {
+                stones: stones.len(),
+            },
+            report,
+        );
+        capture.text().trim_end().to_string()
+    }
+
+    #[test]
+    fn swap2_answers_in_every_branch() {
+        let at = |x: usize, y: usize| Move::new((y * 15 + x) as u16);
+        let three = [(7, 7), (8, 7), (9, 9)];
+        let five = [(7, 7), (8, 7), (9, 9), (8, 8), (8, 6)];
+        // Three stones: White stands well, plays the fourth stone.
+        let good = report_of(&[(300, &[at(6, 6), at(5, 5)])]);
+        assert_eq!(swap2_answer(&three, &good), "6,6");
+        // White stands badly: the brain takes Black.
+        let bad = report_of(&[(-300, &[at(6, 6), at(5, 5)])]);
+        assert_eq!(swap2_answer(&three, &bad), "SWAP");
+        // Near even: two more stones, White's and Black's, the other side chooses.
+        let even = report_of(&[(20, &[at(6, 6), at(5, 5)])]);
+        assert_eq!(swap2_answer(&three, &even), "6,6 5,5");
+        // Five stones: play White, or take Black.
+        assert_eq!(swap2_answer(&five, &even), "6,6");
+        let slightly_bad = report_of(&[(-20, &[at(6, 6)])]);
+        assert_eq!(swap2_answer(&five, &slightly_bad), "SWAP");
+        // An empty board: the third stone closest to even, after 7,7 and 8,6.
+        let choices = report_of(&[(400, &[at(7, 8)]), (-30, &[at(9, 7)]), (120, &[at(6, 6)])]);
+        assert_eq!(swap2_answer(&[], &choices), "7,7 8,6 9,7");
+    }
+
+    #[test]
+    fn swap2_sessions_answer_stones_or_swap() {
+        let replies = session(&format!(
+            "START 15\n{REPEATABLE}SWAP2BOARD\nDONE\nSWAP2BOARD\n7,7\n8,7\n9,9\nDONE\n\
+             SWAP2BOARD\n7,7\n8,7\n9,9\n8,8\n8,6\nDONE\nSWAP2BOARD\n7,7\nDONE\n"
+        ));
+        assert_eq!(replies.len(), 5, "{replies:?}");
+        let points = |reply: &str| -> Vec<(usize, usize)> {
+            reply
+                .split_whitespace()
+                .map(|p| parse_point(p, 15).unwrap())
+                .collect()
+        };
+        let opening = points(&replies[1]);
+        assert_eq!(opening.len(), 3, "{replies:?}");
+        assert!(opening[0] != opening[1] && opening[1] != opening[2] && opening[0] != opening[2]);
+        for (reply, stones, most) in [
+            (&replies[2], &[(7, 7), (8, 7), (9, 9)][..], 2),
+            (
+                &replies[3],
+                &[(7, 7), (8, 7), (9, 9), (8, 8), (8, 6)][..],
+                1,
+            ),
+        ] {
+            if reply != "SWAP" {
+                let added = points(reply);
+                assert!((1..=most).contains(&added.len()), "{replies:?}");
+                assert!(added.iter().all(|p| !stones.contains(p)), "{replies:?}");
+            }
+        }
+        assert_eq!(replies[4], "ERROR SWAP2BOARD takes 0, 3 or 5 stones, not 1");
     }
 
     /// Depth-limited thinking: the same input gives the same moves.
@@ -1079,7 +1645,7 @@ mod tests {
              {FAST}TURN 15,0\nTURN 7\nBOARD\n1,1,1\n1,1,2\nDONE\nBOARD\n2,2,3\nDONE\n\
              BOARD\n3,3,1\nABOUT\nDONE\nINFO timeout_turn soon\nfoo bar\n\
              BOARD\nx\n99,99,1\n1,1,7\n\nTURN 3,3\nDONE\n\
-             SWAP2BOARD\n7,7\n8,8\n9,9\nDONE\nYXBOARD\nDONE\n\
+             SWAP2BOARD\n7,7\n8,8\nDONE\nYXBOARD\n1,1,5\nDONE\nYXBOARD\nDONE\n\
              START 999999999999\nSTART -1\nSTART 1e3\nRECTSTART 20,21\nRECTSTART 9,99999999999\n"
         ));
         let expected_prefixes = [
@@ -1099,8 +1665,8 @@ mod tests {
             "UNKNOWN 'foo bar'",
             // One reply per block, naming its first problem.
             "ERROR bad BOARD line 'x'",
-            "UNKNOWN SWAP2BOARD is not supported",
-            "UNKNOWN YXBOARD is not supported",
+            "ERROR SWAP2BOARD takes 0, 3 or 5 stones, not 2",
+            "ERROR bad YXBOARD field '5' at 1,1",
             "ERROR unsupported size",
             "ERROR unsupported size",
             "ERROR START needs a board size, not '1e3'",

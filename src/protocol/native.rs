@@ -365,7 +365,7 @@ impl Frontend for Native {
 const HELP: &str = "\
 commands (see protocol.md):
   newgame [othello|reversi] [size=4|6|8] [rule=normal|misere]
-  newgame gomoku [size=N] [rule=freestyle|exact] [opening=center|free]
+  newgame gomoku [size=N] [rule=freestyle|exact|renju] [opening=center|free]
   newgame pente [size=N] [opening=center|tournament|free]
   newgame tictactoe [size=N] [k=K]
   setboard <cells> <side>     cells row by row: X x * black, O o white, - . empty

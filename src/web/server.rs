@@ -850,7 +850,7 @@ fn record_variant(text: &str) -> Result<Option<Variant>, Failure> {
 fn games() -> Value {
     json!([
         {"game": "othello", "options": {"size": ["8", "6", "4"], "rule": ["normal", "misere"]}},
-        {"game": "gomoku", "options": {"size": ["15", "19", "13", "9"], "rule": ["freestyle", "exact"], "opening": ["center", "free"]}},
+        {"game": "gomoku", "options": {"size": ["15", "19", "13", "9"], "rule": ["freestyle", "exact", "renju"], "opening": ["center", "free"]}},
         {"game": "pente", "options": {"size": ["19", "13", "9"], "opening": ["center", "tournament", "free"]}},
         {"game": "tictactoe", "options": {"size": ["3", "4", "5"], "k": ["3", "4", "5"]}},
     ])

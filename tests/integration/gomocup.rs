@@ -295,11 +295,11 @@ fn rectangles_sizes_and_restart() {
 fn garbage_gets_unknown_and_the_brain_lives_on() {
     let mut brain = Brain::spawn();
     assert_eq!(brain.ask("hello world"), "UNKNOWN 'hello world'");
-    // A block the brain does not play: read to its DONE, answered once.
+    // A block before any game: read to its DONE, answered once.
     brain.send("SWAP2BOARD");
     brain.send("7,7");
     brain.send("8,8");
-    assert_eq!(brain.ask("DONE"), "UNKNOWN SWAP2BOARD is not supported");
+    assert_eq!(brain.ask("DONE"), "ERROR no game: send START first");
     brain.send_bytes(b"\xff\xfe\n");
     assert!(brain.reply().starts_with("UNKNOWN"));
     brain.send(&"x".repeat(200_000));

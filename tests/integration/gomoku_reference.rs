@@ -1993,6 +1993,7 @@ fn variants_follow_the_specified_options() {
         ),
         ("gomoku", &[("opening", "free")], ("gomoku", 15, 225)),
         ("gomoku", &[("size", "99")], ("gomoku", 99, 1)),
+        ("gomoku", &[("rule", "renju")], ("gomoku", 15, 1)),
         ("pente", &[], ("pente", 19, 1)),
         ("pente", &[("opening", "free")], ("pente", 19, 361)),
         (
@@ -2015,7 +2016,7 @@ fn variants_follow_the_specified_options() {
         ("gomoku", &[("size", "100")]),
         ("gomoku", &[("size", "20"), ("opening", "center")]),
         ("gomoku", &[("size", "16"), ("opening", "center")]),
-        ("gomoku", &[("rule", "renju")]),
+        ("gomoku", &[("rule", "caro")]),
     ] {
         assert!(
             Variant::parse(name, options.iter().copied()).is_err(),

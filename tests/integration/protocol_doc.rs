@@ -128,3 +128,77 @@ fn replay(file: &str, at_least: usize) {
         "output after the examples"
     );
 }
+
+/// A Gomocup session in protocol.md: a code block opening with `$ arbor gomocup`, then
+/// `manager: ` lines (sent) and `brain: ` lines (expected, `...` as in the native
+/// examples). The brain's search progress (`MESSAGE depth ...`) is not compared.
+struct Session {
+    input: String,
+    expected: Vec<String>,
+}
+
+fn gomocup_sessions(doc: &str) -> Vec<Session> {
+    let mut sessions = Vec::new();
+    let mut block: Option<Session> = None;
+    let mut in_code = false;
+    for line in doc.lines() {
+        if line.starts_with("```") {
+            in_code = !in_code;
+            if let Some(session) = block.take() {
+                sessions.push(session);
+            }
+            continue;
+        }
+        if !in_code {
+            continue;
+        }
+        if line.trim() == "$ arbor gomocup" {
+            block = Some(Session {
+                input: String::new(),
+                expected: Vec::new(),
+            });
+        } else if let Some(session) = block.as_mut() {
+            if let Some(command) = line.strip_prefix("manager: ") {
+                session.input.push_str(command.trim());
+                session.input.push('\n');
+            } else if let Some(reply) = line.strip_prefix("brain: ") {
+                session.expected.push(reply.trim().to_string());
+            }
+        }
+    }
+    sessions
+}
+
+#[test]
+fn protocol_md_gomocup_sessions_match_the_brain() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol.md");
+    let doc = std::fs::read_to_string(path).unwrap();
+    let sessions = gomocup_sessions(&doc);
+    assert!(
+        !sessions.is_empty(),
+        "no `$ arbor gomocup` session in protocol.md"
+    );
+    for session in &sessions {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_arbor"));
+        command.arg("gomocup");
+        let (mut child, stdin, received) = common::spawn_lines(command);
+        let mut stdin = stdin.unwrap();
+        stdin.write_all(session.input.as_bytes()).unwrap();
+        drop(stdin);
+        let mut actual = Vec::new();
+        while let Ok(line) = received.recv_timeout(Duration::from_secs(60)) {
+            if !line.starts_with("MESSAGE depth ") {
+                actual.push(line);
+            }
+        }
+        assert!(child.wait().unwrap().success());
+        let actual: Vec<&str> = actual.iter().map(String::as_str).collect();
+        assert!(
+            matches(&session.expected, &actual),
+            "session\n{}\nexpected:\n{}\nactual:\n{}",
+            session.input,
+            session.expected.join("\n"),
+            actual.join("\n")
+        );
+    }
+}

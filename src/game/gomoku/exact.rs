@@ -276,6 +276,12 @@ impl<'a> Solver<'a> {
         if moves.is_empty() {
             game.generate_moves(&mut moves);
         }
+        if moves.is_empty() {
+            // Renju: every empty point forbidden to Black. No move, no result: scored as
+            // the search scores it, a draw.
+            self.buffers[ply] = moves;
+            return 0;
+        }
         moves.sort_by_key(|&mv| {
             if Some(mv) == tt_move {
                 i32::MIN

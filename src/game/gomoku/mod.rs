@@ -10,6 +10,7 @@ mod eval_table;
 mod exact;
 pub mod pattern;
 mod quiesce;
+mod renju;
 mod search;
 pub mod threat;
 
@@ -62,6 +63,10 @@ pub struct Config {
     pub k: usize,
     /// Exactly k wins; a longer line does not.
     pub exact: bool,
+    /// The renju rule (Gomoku): Black wins with exactly five and may not play a
+    /// forbidden point (overline, double four, double three); White wins with five or
+    /// more. `exact` stays false: it is White's rule.
+    pub renju: bool,
     pub opening: Opening,
 }
 
@@ -77,7 +82,33 @@ impl Config {
             size,
             k: 5,
             exact,
+            renju: false,
             opening,
+        }
+    }
+
+    /// Gomoku under the renju rule.
+    pub fn renju(size: usize, opening: Opening) -> Config {
+        Config {
+            renju: true,
+            ..Config::gomoku(size, false, opening)
+        }
+    }
+
+    /// Whether only exactly k in a row wins for `side`.
+    #[inline]
+    pub fn exact_for(&self, side: Side) -> bool {
+        self.exact || (self.renju && side == Side::Black)
+    }
+
+    /// The rule's name as `newgame` takes it (`freestyle`, `exact`, `renju`).
+    pub fn rule_name(&self) -> &'static str {
+        if self.renju {
+            "renju"
+        } else if self.exact {
+            "exact"
+        } else {
+            "freestyle"
         }
     }
 
@@ -87,6 +118,7 @@ impl Config {
             size,
             k: 5,
             exact: false,
+            renju: false,
             opening,
         }
     }
@@ -97,6 +129,7 @@ impl Config {
             size,
             k,
             exact: false,
+            renju: false,
             opening: Opening::Free,
         }
     }
@@ -136,6 +169,11 @@ impl Config {
                 self.size
             )));
         }
+        if self.renju && (self.family != Family::Gomoku || self.k != 5 || self.exact) {
+            return Err(GameError(
+                "rule=renju is a gomoku rule (five in a row)".to_string(),
+            ));
+        }
         if self.opening == Opening::Tournament && self.family != Family::Pente {
             return Err(GameError("opening=tournament is a pente rule".to_string()));
         }
@@ -162,7 +200,7 @@ impl fmt::Display for Config {
                 f,
                 "gomoku size={} rule={} opening={}",
                 self.size,
-                if self.exact { "exact" } else { "freestyle" },
+                self.rule_name(),
                 self.opening.name()
             ),
             Family::Pente => write!(
@@ -366,7 +404,13 @@ impl Gomoku {
     pub fn new(config: Config) -> Result<Gomoku, GameError> {
         config.validate()?;
         let stride = config.size + 2 * RADIUS;
-        let table = (config.k <= 5).then(|| PatternTable::get(config.k, config.exact));
+        let table = (config.k <= 5).then(|| {
+            if config.renju {
+                PatternTable::renju()
+            } else {
+                PatternTable::get(config.k, config.exact)
+            }
+        });
         let mut cells = vec![WALL; stride * stride];
         for row in 0..config.size {
             for col in 0..config.size {
@@ -715,7 +759,10 @@ impl Gomoku {
                 n
             };
             let run = 1 + count(dir) + count(-dir);
-            run == k || (run > k && !self.config.exact)
+            let exact = self
+                .config
+                .exact_for(if own == 1 { Side::Black } else { Side::White });
+            run == k || (run > k && !exact)
         })
     }
 
@@ -737,6 +784,13 @@ impl Gomoku {
             }
             _ => true,
         }
+    }
+
+    /// Whether the side to move may not play on the empty `field`: Black's forbidden
+    /// points under renju.
+    #[inline]
+    fn forbids(&self, field: usize) -> bool {
+        self.config.renju && self.side == Side::Black && self.is_forbidden(field)
     }
 
     fn finish(&mut self, winner: Option<Side>, ending: Ending) {
@@ -903,7 +957,7 @@ impl Game for Gomoku {
             return;
         }
         for field in 0..size * size {
-            if self.cell(field) == EMPTY && self.opening_allows(field) {
+            if self.cell(field) == EMPTY && self.opening_allows(field) && !self.forbids(field) {
                 moves.push(Move::new(field as u16));
             }
         }
@@ -915,6 +969,21 @@ impl Game for Gomoku {
             && mv.square() < self.config.size * self.config.size
             && self.cell(mv.square()) == EMPTY
             && self.opening_allows(mv.square())
+            && !self.forbids(mv.square())
+    }
+
+    fn forbidden_fields(&self) -> Vec<usize> {
+        Gomoku::forbidden_fields(self)
+    }
+
+    fn illegal_reason(&self, mv: Move) -> Option<String> {
+        let on_board = !mv.is_pass() && mv.square() < self.config.size * self.config.size;
+        (on_board && self.outcome.is_none() && self.forbids(mv.square())).then(|| {
+            format!(
+                "{} is a forbidden point for black under renju (overline, double four or double three)",
+                self.format_move(mv)
+            )
+        })
     }
 
     fn make(&mut self, mv: Move) -> Undo {

@@ -213,6 +213,18 @@ impl PatternTable {
         TABLES[k - 3][exact as usize].get_or_init(|| PatternTable::build(k, exact))
     }
 
+    /// The renju table (five in a row): Black's patterns under the exact rule (an
+    /// overline is no five), White's under freestyle. Black's forbidden points are not
+    /// in the table: `renju::forbidden` judges them.
+    pub fn renju() -> &'static PatternTable {
+        static TABLE: OnceLock<PatternTable> = OnceLock::new();
+        TABLE.get_or_init(|| PatternTable {
+            packed: Self::build_mixed(&LineTable::build(5, true), &LineTable::build(5, false)),
+            shift: 0,
+            mask: (1 << (2 * SLOTS)) - 1,
+        })
+    }
+
     /// Black's pattern (`colour` 1) or white's (`colour` 2) for a key.
     #[inline]
     pub fn pattern(&self, key: u32, colour: u8) -> Pattern {
@@ -251,6 +263,12 @@ impl PatternTable {
     /// The table over all 20 key bits.
     fn build_full(k: usize, exact: bool) -> Vec<u8> {
         let lines = LineTable::build(k, exact);
+        Self::build_mixed(&lines, &lines)
+    }
+
+    /// The table over all 20 key bits, Black's lines read from `black_lines` and
+    /// White's from `white_lines`.
+    fn build_mixed(black_lines: &LineTable, white_lines: &LineTable) -> Vec<u8> {
         let mut packed = vec![0u8; 1 << (2 * SLOTS)];
         for (key, entry) in packed.iter_mut().enumerate() {
             let (mut black, mut white) = (0usize, 0usize);
@@ -265,7 +283,7 @@ impl PatternTable {
                 black = black * 3 + b;
                 white = white * 3 + w;
             }
-            *entry = lines.patterns[black] as u8 | (lines.patterns[white] as u8) << 4;
+            *entry = black_lines.patterns[black] as u8 | (white_lines.patterns[white] as u8) << 4;
         }
         packed
     }

@@ -54,6 +54,10 @@ pub(super) fn quiesce(
             // The one block is forced: no standing pat.
             game.threat_fields(them, Threat::Five, &mut cells);
             let block = cells[0];
+            if !game.is_legal(block) {
+                // Black's only block is a forbidden point (renju): the five comes.
+                return -win_in(ply, 2);
+            }
             let undo = game.make(block);
             let score = -quiesce(game, -beta, -alpha, ply + 1, fours, last, nodes);
             game.unmake(block, undo);
@@ -61,7 +65,7 @@ pub(super) fn quiesce(
         }
         _ => return -win_in(ply, 2),
     }
-    if game.threat_count(me, Threat::OpenFour) > 0 {
+    if game.has_open_four(me) {
         return win_in(ply, 3);
     }
     let stand = game.evaluate();
@@ -71,6 +75,7 @@ pub(super) fn quiesce(
     alpha = alpha.max(stand);
     let mut best = stand;
     game.threat_fields(me, Threat::Four, &mut cells);
+    cells.retain(|&mv| game.is_legal(mv));
     let size = game.size();
     if let Some(from) = last[me.index()] {
         cells.retain(|&mv| on_a_line(size, from, mv.square(), FOUR_REACH));

@@ -181,7 +181,7 @@ impl Gomoku {
         if self.config.family != Family::Gomoku
             || !self.has_patterns()
             || self.outcome().is_some()
-            || self.threat_count(me, Threat::OpenFour) > 0
+            || self.has_open_four(me)
             || self.threat_count(them, Threat::Five) > 0
             || self.must_answer()
         {
@@ -310,13 +310,11 @@ pub(super) fn candidates(game: &Gomoku, moves: &mut Vec<Move>) {
         if !moves.is_empty() {
             return;
         }
-    } else if !pente && game.threat_count(me, Threat::OpenFour) > 0 {
-        game.threat_fields(me, Threat::OpenFour, moves);
+    } else if !pente && game.has_open_four(me) {
+        game.open_four_fields(me, moves);
         moves.truncate(1);
         return;
-    } else if game.threat_count(them, Threat::OpenFour) > 0
-        && game.threat_count(me, Threat::Four) == 0
-    {
+    } else if game.has_open_four(them) && game.threat_count(me, Threat::Four) == 0 {
         // Against a three: block where it would become a four, or counter with a four.
         game.threat_fields(them, Threat::Four, moves);
         game.threat_fields(me, Threat::Four, &mut extra);
@@ -505,7 +503,7 @@ impl Evaluate for Gomoku {
             if their_fives >= 2 {
                 return -SURE_WIN;
             }
-            if their_fives == 0 && self.threat_count(me, Threat::OpenFour) > 0 {
+            if their_fives == 0 && self.has_open_four(me) {
                 return SURE_WIN - 1;
             }
         }
@@ -556,7 +554,7 @@ impl Evaluate for Gomoku {
         self.reply_is_forced()
             || (self.config.family == Family::Gomoku
                 && self.threat_count(me, Threat::Four) == 0
-                && self.threat_count(them, Threat::OpenFour) > 0)
+                && self.has_open_four(them))
     }
 
     fn reply_is_forced(&self) -> bool {

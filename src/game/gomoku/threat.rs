@@ -252,6 +252,9 @@ impl<'a> ThreatSolver<'a> {
 
     /// Iterative deepening over the number of threats, so the line found is short.
     fn vct(&mut self, game: &mut Gomoku, max_threats: u32) -> Option<Vec<Move>> {
+        if Self::fours_only(game, self.attacker) {
+            return None;
+        }
         for depth in 1..=max_threats {
             if self.stopped {
                 return None;
@@ -262,6 +265,12 @@ impl<'a> ThreatSolver<'a> {
             }
         }
         None
+    }
+
+    /// Black under renju wins by fours only here: a black three may be false (its four
+    /// point forbidden), and the defences a VCT lists assume every three is real.
+    fn fours_only(game: &Gomoku, attacker: Side) -> bool {
+        game.config.renju && attacker == Side::Black
     }
 
     /// Iterative deepening over the number of fours, so the line found is short.
@@ -367,6 +376,15 @@ impl<'a> ThreatSolver<'a> {
         }
         if pente {
             add_captures(game, &mut replies);
+        } else if !game.is_legal(replies[0]) {
+            // Black may not block on a forbidden point (renju): any other move, then the
+            // five.
+            let mut moves = Vec::new();
+            game.generate_moves(&mut moves);
+            return Some(match moves.first() {
+                Some(&other) => vec![replies[0], other],
+                None => Vec::new(),
+            });
         }
         self.all_replies_lose(game, &replies, &mut next)
     }
@@ -616,6 +634,9 @@ impl ThreatSolver<'_> {
     /// tried (see `QUIET_FIRST`). The line is a winning one, not necessarily the
     /// shortest. Gomoku only (no captures, so positions are keyed without making moves).
     pub fn vct_proof_number(&mut self, game: &mut Gomoku) -> Option<Vec<Move>> {
+        if Self::fours_only(game, self.attacker) {
+            return None;
+        }
         debug_assert!(game.config.family != Family::Pente);
         let mut table = ProofTable::default();
         let root = Numbers {
