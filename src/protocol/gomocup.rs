@@ -389,7 +389,7 @@ impl Brain {
             "YXNBEST" => self.nbest(engine, rest, at),
             "YXHASHCLEAR" => match engine.clear_hash() {
                 Ok(()) => self.line("MESSAGE hash table cleared"),
-                Err(reason) => self.error(&reason),
+                Err(reason) => self.error(&reason.to_string()),
             },
             "INFO" => self.info(engine, rest),
             "END" => return Flow::Exit,
@@ -517,7 +517,7 @@ impl Brain {
                     "{x},{y} is a forbidden point for black under renju (overline, double four or double three)"
                 )
             } else {
-                reason
+                reason.to_string()
             });
             return None;
         }
@@ -732,7 +732,7 @@ impl Brain {
             cells[(centre - 1) * size + centre + 1] = b'O';
             let cells = String::from_utf8(cells).unwrap_or_default();
             if let Err(reason) = engine.set_board(&cells, Side::Black) {
-                return self.error(&reason);
+                return self.error(&reason.to_string());
             }
         }
         self.analyse(engine, Pending::Swap2 { stones }, at);
@@ -781,7 +781,7 @@ impl Brain {
                 self.pending = Some(pending);
                 self.thinking_since = Some(at);
             }
-            Err(reason) => self.error(&reason),
+            Err(reason) => self.error(&reason.to_string()),
         }
     }
 

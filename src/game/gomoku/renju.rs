@@ -3,9 +3,10 @@
 //! Black may not play an overline (six or more in a row), a double four (two fours, in
 //! two lines or in one), or a double three (two threes); a move that makes exactly five
 //! wins whatever else it makes. A three counts only when it can become a straight four
-//! (`_XXXX_`, both ends making exactly five) by a move that is not itself forbidden: the
-//! recursive definition renju judges use, so a point can be a false double three because
-//! one three's four point is forbidden.
+//! (`_XXXX_`, both ends making exactly five) by a move that is not itself forbidden and
+//! does not already make five elsewhere: the recursive definition renju judges use, so a
+//! point can be a false double three because one three's four point is forbidden (or
+//! wins at once, as the classic forbidden-point finder behind Rapfi and Yixin reads it).
 //!
 //! `forbidden` judges a point from the stones alone, placing trial stones on a copy of
 //! the board. `Gomoku::is_forbidden` first asks the pattern bookkeeping, kept as stones
@@ -148,7 +149,7 @@ fn judge(cells: &mut [u8], stride: usize, point: usize) -> bool {
             .iter()
             .any(|&q| {
                 let at = (point as isize + (q as isize - CENTRE as isize) * dir) as usize;
-                !forbidden(cells, stride, at)
+                !makes_five(cells, stride, at) && !forbidden(cells, stride, at)
             });
         if real {
             threes += 1;
@@ -158,6 +159,24 @@ fn judge(cells: &mut [u8], stride: usize, point: usize) -> bool {
         }
     }
     false
+}
+
+/// Whether a black stone on the empty `point` makes exactly five in some line. Such a
+/// point does not make a three real: its stone wins rather than making the straight
+/// four (the reading of the classic forbidden-point finder that Rapfi and Yixin follow).
+fn makes_five(cells: &[u8], stride: usize, point: usize) -> bool {
+    super::directions(stride).into_iter().any(|dir| {
+        let count = |step: isize| {
+            let mut n = 0;
+            let mut at = point as isize + step;
+            while cells[at as usize] == BLACK {
+                n += 1;
+                at += step;
+            }
+            n
+        };
+        count(dir) + count(-dir) + 1 == 5
+    })
 }
 
 impl Gomoku {
@@ -408,10 +427,28 @@ mod tests {
         let game = position(&black, &white, Side::Black);
         assert!(forbidden_at(&game, "h9"));
         assert!(!forbidden_at(&game, "h8"), "only one real three");
-        // Without j9, h9 makes five: the column's three is real and h8 a double three.
+        // Without j9, h9 makes five: h9 is no forbidden point, but a stone there wins
+        // rather than making the column's straight four, so the column is still no three
+        // (the classic reading, Rapfi's and Yixin's) and h8 is still legal.
         let game = position(&black[..8], &white, Side::Black);
         assert!(!forbidden_at(&game, "h9"));
-        assert!(forbidden_at(&game, "h8"));
+        assert!(!forbidden_at(&game, "h8"), "a four point that makes five");
+    }
+
+    #[test]
+    fn a_three_whose_four_points_make_five_elsewhere_is_no_three() {
+        // h8 joins f8 g8 into a three whose four points e8 and i8 each make five in their
+        // columns (e4-e7, i4-i7), and h9 h10 into a real three in column h.
+        let black = [
+            "f8", "g8", "e4", "e5", "e6", "e7", "i4", "i5", "i6", "i7", "h9", "h10",
+        ];
+        let white = ["a1", "a3", "a5", "a7", "a9", "a11", "a13", "o1", "o3", "o5"];
+        let game = position(&black, &white, Side::Black);
+        assert!(!forbidden_at(&game, "h8"), "one real three");
+        // Without the columns e and i, e8 and i8 are plain straight-four points and h8 a
+        // double three.
+        let game = position(&["f8", "g8", "h9", "h10"], &white, Side::Black);
+        assert!(forbidden_at(&game, "h8"), "two real threes");
     }
 
     #[test]
