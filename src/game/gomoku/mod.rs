@@ -6,6 +6,8 @@
 //! pattern keys and its threat class for both colours, updated as stones come and go; the
 //! evaluation, the move generator and the threat solver read them without rescanning.
 
+mod candidates;
+mod eval;
 mod eval_table;
 mod exact;
 pub mod pattern;
@@ -23,7 +25,8 @@ use super::notation::{self, Point};
 use super::{Game, GameError, Move, Outcome, Side};
 use crate::text::quote;
 
-pub use self::search::{EvalTables, Features, THREAT_MASKS, WEIGHTS, WIN, Weights};
+pub use self::eval::{EvalTables, Features, THREAT_MASKS, WEIGHTS, Weights};
+pub use self::search::WIN;
 
 /// Which game of the family, with its own options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -285,7 +288,7 @@ struct PointInfo {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Combined {
     threat: u8,
-    /// The move order's value of a stone there (`search::point_value`).
+    /// The move order's value of a stone there (`eval::point_value`).
     value: i16,
     /// The evaluation's value of the point (`eval_table::POINT_VALUES`): as the side to
     /// move's point (`[0]`) and as the other side's (`[1]`).
@@ -310,7 +313,7 @@ impl Combination {
                     let threat = Threat::from_patterns(patterns);
                     Combined {
                         threat: threat as u8,
-                        value: search::point_value(patterns, threat),
+                        value: eval::point_value(patterns, threat),
                         role_value: eval_table::POINT_VALUES[PointClass::of(patterns).0 as usize],
                     }
                 })
@@ -862,7 +865,7 @@ impl Gomoku {
                     let role_value = eval_table::POINT_VALUES[PointClass::of(patterns).0 as usize];
                     let direct = Combined {
                         threat: threat as u8,
-                        value: search::point_value(patterns, threat),
+                        value: eval::point_value(patterns, threat),
                         role_value,
                     };
                     if mine.colours[c] != direct {
@@ -1229,7 +1232,7 @@ impl Game for Gomoku {
             Some(Outcome { winner: None }) => return 0,
             None => {}
         }
-        search::static_score(self, side)
+        eval::static_score(self, side)
     }
 }
 

@@ -4,8 +4,8 @@
 //! by continuous fours found there is a real win in a known number of plies.
 
 use super::Gomoku;
+use super::candidates::on_a_line;
 use super::pattern::Threat;
-use super::threat::on_a_line;
 use crate::game::Game;
 use crate::game::roles::{Evaluate, Score, WIN};
 

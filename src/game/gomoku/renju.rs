@@ -511,7 +511,7 @@ mod tests {
         let mut after = game.clone();
         after.make(after.parse_move("h9").unwrap());
         let mut moves = Vec::new();
-        crate::game::gomoku::search::candidates(&after, &mut moves);
+        crate::game::gomoku::candidates::candidates(&after, &mut moves);
         assert!(!moves.contains(&after.parse_move("h8").unwrap()));
     }
 

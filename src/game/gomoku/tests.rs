@@ -503,7 +503,7 @@ mod search {
         assert!(!g.must_answer());
         // Every candidate, so that quiet moves and threats both come late.
         let mut moves = Vec::new();
-        crate::game::gomoku::search::candidates(&g, &mut moves);
+        crate::game::gomoku::candidates::candidates(&g, &mut moves);
         let (mut quiet, mut threats) = (0, 0);
         for (index, &mv) in moves.iter().enumerate() {
             let me = g.side_to_move();

@@ -13,8 +13,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use super::candidates::{add_captures, on_a_line};
 use super::pattern::Threat;
-use super::search::add_captures;
 use super::{Family, Gomoku};
 use crate::game::roles::{Proof, ProofKind, WIN};
 use crate::game::{Game, Move, Side};
@@ -879,16 +879,6 @@ enum Defences {
     Moves(Vec<Move>),
 }
 
-/// Whether fields `a` and `b` of a `size` board share a row, column or diagonal within
-/// `reach` points.
-pub(super) fn on_a_line(size: usize, a: usize, b: usize, reach: usize) -> bool {
-    let (ar, ac) = ((a / size) as isize, (a % size) as isize);
-    let (br, bc) = ((b / size) as isize, (b % size) as isize);
-    let (dr, dc) = (br - ar, bc - ac);
-    let far = dr.abs().max(dc.abs()) as usize;
-    far <= reach && (dr == 0 || dc == 0 || dr.abs() == dc.abs())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -949,7 +939,7 @@ mod tests {
         let stop = Stop::never();
         // The root's candidates, before the filter.
         let mut all = Vec::new();
-        crate::game::gomoku::search::candidates(&game, &mut all);
+        crate::game::gomoku::candidates::candidates(&game, &mut all);
         let mut kept = Vec::new();
         crate::game::roles::Evaluate::root_moves(&game, &mut kept, &stop);
         assert!(
@@ -985,7 +975,7 @@ mod tests {
         assert_eq!(kind, Kind::Vcf);
         // The root's candidates, before the filter.
         let mut all = Vec::new();
-        crate::game::gomoku::search::candidates(&game, &mut all);
+        crate::game::gomoku::candidates::candidates(&game, &mut all);
         // Three candidates checked (the first said to defend), then the time is up.
         let mut checked = Vec::new();
         let mut moves = all.clone();
