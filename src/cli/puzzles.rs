@@ -64,7 +64,7 @@ pub fn parse_puzzle(line: &str) -> Result<Puzzle, String> {
         }
     }
     game.set_board(&cells.into_iter().collect::<String>(), side)
-        .map_err(|e| e.0)?;
+        .map_err(|e| e.to_string())?;
     if game.outcome().is_some() {
         return Err("the game is already over (five in a row, or a full board)".into());
     }
@@ -138,7 +138,7 @@ pub fn search_puzzle(
     limit: PuzzleLimit,
 ) -> Result<(PuzzleResult, bool), String> {
     let size = game.size().to_string();
-    let variant = Variant::parse("gomoku", [("size", size.as_str())]).map_err(|e| e.0)?;
+    let variant = Variant::parse("gomoku", [("size", size.as_str())]).map_err(|e| e.to_string())?;
     engine.new_game(Some(variant))?;
     engine.set_board(&game.cells(), game.side_to_move())?;
     let limits = Limits {

@@ -19,9 +19,9 @@ pub enum EngineError {
     /// A move that is not legal here; the text names it and says why.
     #[error("{0}")]
     IllegalMove(String),
-    /// Text that names no move or position of the game.
+    /// The rules refused it: text that names no move, a board that is no position.
     #[error("{0}")]
-    Notation(#[from] GameError),
+    Rules(#[from] GameError),
     #[error("no move to undo")]
     NothingToUndo,
     /// An option's value outside its range.
@@ -70,7 +70,10 @@ mod tests {
         })
         .unwrap();
         assert_eq!(engine.undo(), Err(EngineError::NothingToUndo));
-        assert!(matches!(engine.play("z9"), Err(EngineError::Notation(_))));
+        assert!(matches!(
+            engine.play("z9"),
+            Err(EngineError::Rules(GameError::Move(_)))
+        ));
         assert!(matches!(
             engine.set_threads(0),
             Err(EngineError::OutOfRange(_))

@@ -106,17 +106,22 @@ pub struct Outcome {
     pub winner: Option<Side>,
 }
 
-/// Why a text could not be turned into a move or a position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameError(pub String);
-
-impl fmt::Display for GameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+/// Why the rules refused a text: the kinds callers tell apart, each with its message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// Text that names no move of the game (or none on this board).
+    #[error("{0}")]
+    Move(String),
+    /// Cells and a side that are no position of the game.
+    #[error("{0}")]
+    Board(String),
+    /// A game name or option (size, rule, opening, k) the games do not have.
+    #[error("{0}")]
+    Variant(String),
+    /// A line of an OBF file that is not one.
+    #[error("{0}")]
+    Obf(String),
 }
-
-impl std::error::Error for GameError {}
 
 /// Whether a record left out a forced pass before its move `next`: the side to move has
 /// only a pass, and `next` is the other side's (`side`, where the record names colours)
@@ -237,6 +242,28 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_refusal_of_the_rules_has_its_kind() {
+        use othello::Othello;
+        let mut game = Othello::standard();
+        assert!(matches!(game.parse_move("z9"), Err(GameError::Move(_))));
+        assert!(matches!(
+            game.set_board("XO", Side::Black),
+            Err(GameError::Board(_))
+        ));
+        assert!(matches!(
+            variant::Variant::parse("chess", []),
+            Err(GameError::Variant(_))
+        ));
+        assert!(matches!(
+            othello::obf::parse_obf_line("XO"),
+            Err(GameError::Obf(_))
+        ));
+        // The messages are the rules' own.
+        let error = game.parse_move("z9").unwrap_err().to_string();
+        assert_eq!(error, "move 'z9' is off the 8x8 board");
+    }
 
     #[test]
     fn a_pass_is_left_out_only_before_the_other_sides_move() {

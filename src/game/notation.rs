@@ -20,7 +20,7 @@ pub fn parse_point(text: &str, size: usize) -> Result<Point, GameError> {
         return Ok(Point::Pass);
     }
     let bad = || {
-        GameError(format!(
+        GameError::Move(format!(
             "bad move {}: expected a name like a1 or 0-based x,y on a {size}x{size} board, or pass",
             quote(text)
         ))
@@ -44,7 +44,7 @@ pub fn parse_point(text: &str, size: usize) -> Result<Point, GameError> {
         (col, row - 1)
     };
     if col >= size || row >= size {
-        return Err(GameError(format!(
+        return Err(GameError::Move(format!(
             "move {} is off the {size}x{size} board",
             quote(text)
         )));

@@ -54,7 +54,7 @@ impl Variant {
                                 .ok()
                                 .filter(|size| othello::SIZES.contains(size))
                                 .ok_or_else(|| {
-                                    GameError(format!(
+                                    GameError::Variant(format!(
                                         "othello size must be 4, 6 or 8, not {}",
                                         quote(value)
                                     ))
@@ -62,7 +62,7 @@ impl Variant {
                         }
                         "rule" => rule = value.parse()?,
                         _ => {
-                            return Err(GameError(format!(
+                            return Err(GameError::Variant(format!(
                                 "unknown othello option {}: expected size or rule",
                                 quote(key)
                             )));
@@ -72,7 +72,7 @@ impl Variant {
                 Ok(Variant::Othello { size, rule })
             }
             "gomoku" | "pente" | "tictactoe" => parse_k_in_row(name, options),
-            _ => Err(GameError(format!(
+            _ => Err(GameError::Variant(format!(
                 "unknown game {}: expected {}",
                 quote(name),
                 Variant::GAMES
@@ -108,7 +108,7 @@ fn parse_number(key: &str, value: &str) -> Result<usize, GameError> {
         .parse::<usize>()
         .ok()
         .filter(|&n| n <= 10_000)
-        .ok_or_else(|| GameError(format!("{key} must be a number, not {}", quote(value))))
+        .ok_or_else(|| GameError::Variant(format!("{key} must be a number, not {}", quote(value))))
 }
 
 /// `gomoku [size=N] [rule=freestyle|exact|renju] [opening=center|free]`,
@@ -134,7 +134,7 @@ fn parse_k_in_row<'a>(
                     "exact" | "standard" => (true, false),
                     "renju" => (false, true),
                     _ => {
-                        return Err(GameError(format!(
+                        return Err(GameError::Variant(format!(
                             "gomoku rule must be freestyle, exact or renju, not {}",
                             quote(value)
                         )));
@@ -147,7 +147,7 @@ fn parse_k_in_row<'a>(
                     "free" => Opening::Free,
                     "tournament" if family == Family::Pente => Opening::Tournament,
                     _ => {
-                        return Err(GameError(format!(
+                        return Err(GameError::Variant(format!(
                             "{} opening must be {}, not {}",
                             name.to_ascii_lowercase(),
                             if family == Family::Pente {
@@ -167,7 +167,7 @@ fn parse_k_in_row<'a>(
                     Family::Pente => "size or opening",
                     Family::TicTacToe => "size or k",
                 };
-                return Err(GameError(format!(
+                return Err(GameError::Variant(format!(
                     "unknown {} option {}: expected {expected}",
                     name.to_ascii_lowercase(),
                     quote(key)

@@ -152,20 +152,20 @@ impl Config {
             _ => (MIN_SIZE, MAX_SIZE),
         };
         if !(low..=high).contains(&self.size) {
-            return Err(GameError(format!(
+            return Err(GameError::Variant(format!(
                 "{} size must be {low} to {high}, not {}",
                 self.name(),
                 self.size
             )));
         }
         if !(3..=self.size).contains(&self.k) {
-            return Err(GameError(format!(
+            return Err(GameError::Variant(format!(
                 "k must be 3 to the board size {}, not {}",
                 self.size, self.k
             )));
         }
         if self.opening != Opening::Free && self.size.is_multiple_of(2) {
-            return Err(GameError(format!(
+            return Err(GameError::Variant(format!(
                 "opening={} needs an odd size (a centre point); use opening=free on {}x{}",
                 self.opening.name(),
                 self.size,
@@ -173,17 +173,19 @@ impl Config {
             )));
         }
         if self.renju && (self.family != Family::Gomoku || self.k != 5 || self.exact) {
-            return Err(GameError(
+            return Err(GameError::Variant(
                 "rule=renju is a gomoku rule (five in a row)".to_string(),
             ));
         }
         if self.opening == Opening::Tournament && self.family != Family::Pente {
-            return Err(GameError("opening=tournament is a pente rule".to_string()));
+            return Err(GameError::Variant(
+                "opening=tournament is a pente rule".to_string(),
+            ));
         }
         // Black's second stone must go 3 points from the centre: a 5x5 board has none,
         // and Black could neither move nor pass.
         if self.opening == Opening::Tournament && self.size < 7 {
-            return Err(GameError(format!(
+            return Err(GameError::Variant(format!(
                 "opening=tournament needs a board of at least 7x7 (Black's second stone goes 3 points from the centre), not {}x{}",
                 self.size, self.size
             )));
@@ -838,7 +840,7 @@ impl Gomoku {
 
     /// Cross-checks the incremental bookkeeping against a fresh build (tests).
     pub fn check_consistency(&self) -> Result<(), String> {
-        let mut fresh = Gomoku::new(self.config).map_err(|e| e.0)?;
+        let mut fresh = Gomoku::new(self.config).map_err(|e| e.to_string())?;
         for point in self.board_points() {
             if self.cells[point] != EMPTY {
                 fresh.set_cell(point, self.cells[point]);
@@ -1072,7 +1074,7 @@ impl Game for Gomoku {
 
     fn parse_move(&self, text: &str) -> Result<Move, GameError> {
         match notation::parse_point(text, self.config.size)? {
-            Point::Pass => Err(GameError(format!(
+            Point::Pass => Err(GameError::Move(format!(
                 "{} has no passes: name an empty point",
                 self.name()
             ))),
@@ -1174,7 +1176,7 @@ impl Game for Gomoku {
         let size = self.config.size;
         let count = cells.chars().count();
         if count != size * size {
-            return Err(GameError(format!(
+            return Err(GameError::Board(format!(
                 "setboard: a {size}x{size} board needs {} cells, got {count}",
                 size * size
             )));
@@ -1186,7 +1188,7 @@ impl Game for Gomoku {
                 'O' | 'o' => 2,
                 '-' | '.' => continue,
                 other => {
-                    return Err(GameError(format!(
+                    return Err(GameError::Board(format!(
                         "setboard: bad cell {} at position {}: expected X, x, *, O, o, - or .",
                         quote(&other.to_string()),
                         field + 1
@@ -1215,7 +1217,7 @@ impl Game for Gomoku {
             [] => {}
             [winner] => game.finish(Some(*winner), Ending::Line),
             _ => {
-                return Err(GameError(
+                return Err(GameError::Board(
                     "setboard: both sides have a winning line".to_string(),
                 ));
             }

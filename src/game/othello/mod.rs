@@ -45,7 +45,7 @@ impl FromStr for Rule {
         match text.to_ascii_lowercase().as_str() {
             "normal" => Ok(Rule::Normal),
             "misere" | "misère" => Ok(Rule::Misere),
-            _ => Err(GameError(format!(
+            _ => Err(GameError::Variant(format!(
                 "unknown othello rule {}: expected normal or misere",
                 quote(text)
             ))),
@@ -85,7 +85,7 @@ impl Othello {
     /// The start position: white on the main-diagonal centre squares, black on the others.
     pub fn new(size: usize, rule: Rule) -> Result<Othello, GameError> {
         if !SIZES.contains(&size) {
-            return Err(GameError(format!(
+            return Err(GameError::Variant(format!(
                 "othello board size must be 4, 6 or 8, not {size}"
             )));
         }
@@ -430,7 +430,7 @@ impl Game for Othello {
         let size = self.size();
         let count = cells.chars().count();
         if count != size * size {
-            return Err(GameError(format!(
+            return Err(GameError::Board(format!(
                 "setboard: a {size}x{size} board needs {} cells, got {count}",
                 size * size
             )));
@@ -443,7 +443,7 @@ impl Game for Othello {
                 'O' | 'o' => white |= bit,
                 '-' | '.' => {}
                 other => {
-                    return Err(GameError(format!(
+                    return Err(GameError::Board(format!(
                         "setboard: bad cell {other:?} at position {}: expected X, x, *, O, o, - or .",
                         index + 1
                     )));

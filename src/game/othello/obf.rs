@@ -38,25 +38,25 @@ pub fn parse_obf_line(line: &str) -> Result<Option<ObfPosition>, GameError> {
     let head = parts.next().unwrap_or("");
     let mut words = head.split_whitespace();
     let (Some(cells), Some(side), None) = (words.next(), words.next(), words.next()) else {
-        return Err(GameError(format!(
+        return Err(GameError::Obf(format!(
             "OBF: expected '<cells> <side>', got {}",
             quote(head)
         )));
     };
-    let side =
-        Side::parse(side).ok_or_else(|| GameError(format!("OBF: bad side {}", quote(side))))?;
+    let side = Side::parse(side)
+        .ok_or_else(|| GameError::Obf(format!("OBF: bad side {}", quote(side))))?;
     let mut game = Othello::new(8, Rule::Normal)?;
     game.set_board(cells, side)?;
     let mut scores = Vec::new();
     for part in parts.map(str::trim).filter(|part| !part.is_empty()) {
         let (name, score) = part
             .split_once(':')
-            .ok_or_else(|| GameError(format!("OBF: bad annotation {}", quote(part))))?;
+            .ok_or_else(|| GameError::Obf(format!("OBF: bad annotation {}", quote(part))))?;
         let score: i32 = score
             .trim()
             .trim_start_matches('+')
             .parse()
-            .map_err(|_| GameError(format!("OBF: bad score in {}", quote(part))))?;
+            .map_err(|_| GameError::Obf(format!("OBF: bad score in {}", quote(part))))?;
         scores.push((name.trim().to_string(), score));
     }
     Ok(Some(ObfPosition { game, scores }))
