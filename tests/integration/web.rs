@@ -1030,8 +1030,7 @@ fn clocks_run_out_and_the_engine_moves_on_its_clock() {
     let state = server.ok("POST", &mv, Some(json!({"move": "f5"})))["state"].clone();
     assert_eq!(state["clock"]["running"], "white");
     let black_left = state["clock"]["black_ms"].as_u64().unwrap();
-    std::thread::sleep(Duration::from_millis(1800));
-    let state = server.state(&id);
+    let state = server.wait_for(&id, "loss on time", |s| !s["result"].is_null());
     assert_eq!(state["result"], "black", "{state}");
     assert!(
         state["status"].as_str().unwrap().contains("on time"),
