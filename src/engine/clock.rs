@@ -88,7 +88,6 @@ impl GameClock {
     /// The running side, if it is more than `tolerance` past zero.
     pub fn flagged(&self, now: Instant, tolerance: Duration) -> Option<Side> {
         let (side, _) = self.running?;
-        self.control?;
         (self.overdrawn(side, now) > tolerance).then_some(side)
     }
 

@@ -506,10 +506,12 @@ impl Brain {
             return None;
         }
         let field = y * engine.size() + x;
-        let forbidden =
-            engine.side_to_move() == Side::Black && engine.forbidden_fields().contains(&field);
         if let Err(reason) = engine.play(&format!("{x},{y}")) {
+            // Reworded in the protocol's coordinates; only a refused move pays for the check.
             let occupied = engine.cells().as_bytes()[field] != b'-';
+            let forbidden = !occupied
+                && engine.side_to_move() == Side::Black
+                && engine.forbidden_fields().contains(&field);
             self.error(&if occupied {
                 format!("{x},{y} is occupied")
             } else if forbidden {
