@@ -7,6 +7,7 @@
 //! evaluation, the move generator and the threat solver read them without rescanning.
 
 mod candidates;
+pub mod dataset;
 mod eval;
 mod eval_table;
 mod exact;
