@@ -16,10 +16,11 @@ empties, and two more). The deepest midgame depth whose measured time at this st
 the game (the 90th percentile over sample positions, `--calibrate`) fits the move's
 share is searched (the shallowest measured depth at least); from the empties where an
 exact solve's measured time fits a third of that spare time, Zebra solves the endgame
-exactly. Zebra cannot be stopped with a move in hand, so every call runs under a hard
-limit (half the clock less a margin): a call that passes it is killed and the move is
-asked again at a shallow depth, then taken as the first legal move if even that fails;
-the clock is never overrun. A pass (no legal move) and a single legal move are answered
+exactly; short of that, the midgame depth stays 6 below the empties. Zebra cannot be
+stopped with a move in hand, so every call runs under a hard limit (two fifths of the
+clock less a margin, half a `movetime`): a call that passes it is killed and the move is
+asked again at depth 4 within as long again, then taken as the first legal move if even
+that fails; the clock is never overrun. A pass (no legal move) and a single legal move are answered
 without calling Zebra. `go movetime T` is a clock of T for one move; `go depth D`
 searches D plies (and solves from D empties). `--log FILE` appends the depth chosen and
 the time taken per move.
@@ -199,7 +200,8 @@ def choose(times, empties, left, inc):
     """(midgame depth, exact empties, hard limit) for a move with `left` seconds on the
     clock and `inc` per move: see the module's header."""
     usable = max(0.0, left - MARGIN)
-    limit = max(0.05, usable / 2)
+    # A call past this is killed; the retry gets as long again (see go).
+    limit = max(0.05, usable * 0.4)
     # Every move still to play costs a call, the search aside.
     calls = (empties + 1) // 2
     spare = usable + calls * (inc - START_COST)
@@ -219,6 +221,10 @@ def choose(times, empties, left, inc):
         if depth > 1 and worst > min(share, limit):
             break
         depth = candidate
+    if not exact:
+        # Near the end a midgame search as deep as the empties costs what a solve does,
+        # and more than the table says: keep it shallower.
+        depth = max(1, min(depth, empties - 6))
     return depth, exact, limit
 
 
@@ -321,7 +327,7 @@ def go(zebra, times, board, args):
             limit = max(0.05, options["movetime"] / 1000 - MARGIN)
     elif "movetime" in options:
         depth, exact, limit = choose(times, empties, 2 * options["movetime"] / 1000, 0)
-        limit = max(0.05, options["movetime"] / 1000 - MARGIN)
+        limit = max(0.05, 0.5 * (options["movetime"] / 1000 - MARGIN))
     elif "time" in options:
         depth, exact, limit = choose(times, empties, options["time"] / 1000,
                                      options.get("inc", 0) / 1000)
@@ -331,7 +337,7 @@ def go(zebra, times, board, args):
     move = zebra.call(board.moves, depth, exact, limit)
     log(f"  {move} after {time.monotonic() - started:.2f} s")
     if move is None or move not in legal:
-        left = None if limit is None else limit - (time.monotonic() - started)
+        left = None if limit is None else 2 * limit - (time.monotonic() - started)
         log(f"depth {depth} gave {move!r}; asking depth {fallback_depth(empties)} "
             f"within {left} s")
         move = zebra.call(board.moves, fallback_depth(empties), 0, left)
