@@ -14,6 +14,7 @@ pub mod review;
 pub mod solve;
 pub mod tasks;
 pub mod train;
+pub mod train_data;
 pub mod tune;
 pub mod tune_gomoku;
 

@@ -100,7 +100,7 @@ fn sample_positions(
             search_depth: 0,
             threads: crate::bounds::available_threads(),
         };
-        selfplay_games(corpus.selfplay, corpus.seed, labelling)?
+        selfplay_games(corpus.selfplay, corpus.seed, None, labelling)?
     } else {
         Vec::new()
     };
@@ -229,6 +229,7 @@ pub fn fit_endgame(
         wthor: Some(wthor),
         selfplay: 0,
         seed,
+        ..Corpus::default()
     };
     let (sample, games) = sample_positions(corpus, Rule::Normal, positions, ENDGAME_EMPTIES)?;
     let rows = (high - low + 1) as usize;
@@ -323,6 +324,7 @@ impl ProbcutArgs {
                 wthor: self.wthor.as_deref(),
                 selfplay: self.selfplay,
                 seed: self.seed,
+                ..Corpus::default()
             };
             return fit(corpus, self.rule, self.positions, self.depth, out);
         }

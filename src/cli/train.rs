@@ -39,8 +39,9 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::bounds;
 use crate::files::{Output, OutputError};
+use crate::game::othello::book::canonical;
 use crate::game::othello::eval::{self, disc_features};
-use crate::game::othello::pattern::{self, LAYOUT, PHASE_EMPTIES, PHASES};
+use crate::game::othello::pattern::{self, LAYOUT, PHASE_EMPTIES, PHASES, evaluate_with};
 use crate::game::othello::search::DISC;
 use crate::game::othello::symmetry::Symmetry;
 use crate::game::othello::{Othello, Rule};
@@ -49,6 +50,7 @@ use crate::search::Searcher;
 use crate::search::limits::Limits;
 use crate::stop::Stop;
 
+use super::train_data;
 use super::tune::{GamePosition, replay_wthor};
 
 const HOLDOUT_EVERY: usize = 10;
@@ -67,8 +69,8 @@ const SELFPLAY_DEPTH: u32 = 4;
 const SELFPLAY_RANDOM_ONE_IN: u32 = 16;
 
 /// A training position: the side to move's discs, the other side's, its label (final or
-/// solved margin in discs from the side to move's view), whether it is held out and who
-/// is to move.
+/// solved margin in discs from the side to move's view), whether it is held out, who
+/// is to move and the source it came from (an index into the sources read).
 #[derive(Clone)]
 pub struct Sample {
     pub player: u64,
@@ -76,6 +78,7 @@ pub struct Sample {
     pub label: f32,
     pub holdout: bool,
     pub black_to_move: bool,
+    pub source: u8,
 }
 
 impl Sample {
@@ -85,14 +88,40 @@ impl Sample {
 }
 
 /// The games `arbor train` learns from.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Corpus<'a> {
     /// A directory of WTHOR `<moves> <black disc difference>` files.
     pub wthor: Option<&'a Path>,
+    /// Logistello's game book (`logbook.gam`, gzipped or not; see train_data.rs).
+    pub logbook: Option<&'a Path>,
+    /// Egaroucid's early self-play records (a file or a directory; see train_data.rs).
+    pub egaroucid: Option<&'a Path>,
     /// Self-play games to play, under the labelling's rule.
     pub selfplay: usize,
     /// The seed of the self-play games.
     pub seed: u64,
+    /// Openings the self-play games start from (an XOT file) instead of random moves.
+    pub selfplay_openings: Option<&'a Path>,
+    /// Keeps every position as often as the games reach it, instead of once per
+    /// position up to the board's symmetries.
+    pub keep_duplicates: bool,
+}
+
+/// The sources of a corpus, in the order they are read (a sample's `source` indexes it).
+const SOURCE_NAMES: [&str; 4] = ["wthor", "logistello", "egaroucid", "selfplay"];
+
+/// What was read from one source, and what the de-duplication removed from it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SourceCounts {
+    /// Games read.
+    pub games: usize,
+    /// Games skipped: records that stop before the end have no final score.
+    pub unfinished: usize,
+    /// Positions of the games kept.
+    pub positions: usize,
+    /// Positions dropped as the same position (up to symmetry) as one kept before, in
+    /// this source or an earlier one.
+    pub duplicates: usize,
 }
 
 /// How `arbor train` labels its positions.
@@ -161,45 +190,73 @@ fn shared_index() -> Vec<u32> {
 pub const DEFAULT_OUT: &str = "trained.bin";
 
 /// Labels the corpus's positions, trains all phases and writes the weights to `out_path`;
-/// prints the held-out error per phase next to those of the evaluation before (the
-/// engine's, or `search_weights`, which the labelling searches use too) and the
-/// hand-written evaluation. An existing file is replaced only with `replace`, and only
-/// once training has succeeded (see [`Output`]).
+/// prints what each source gave, the held-out error per phase next to those of the
+/// evaluation before (the engine's, or `search_weights`, which the labelling searches use
+/// too) and the hand-written evaluation, and the same per source. An existing file is
+/// replaced only with `replace`, and only once training has succeeded (see [`Output`]).
+/// With `fit_weights` false it stops after the counts and the errors of the evaluations
+/// before on the held-out positions, and writes nothing.
+#[allow(clippy::too_many_arguments)]
 pub fn train(
     corpus: Corpus,
     labelling: Labelling,
     search_weights: Option<&Path>,
     out_path: &Path,
     replace: bool,
+    fit_weights: bool,
     out: &mut impl std::io::Write,
 ) -> Result<(), String> {
     let io = |e: std::io::Error| e.to_string();
     // Checked before the work: a bad --out costs nothing.
-    let output = Output::check(out_path, replace).map_err(|e| match e {
-        OutputError::Exists(_) => format!(
-            "{} exists: give --force to replace it, or another --out",
-            out_path.display()
-        ),
-        other => other.to_string(),
-    })?;
+    let output = if fit_weights {
+        Some(Output::check(out_path, replace).map_err(|e| match e {
+            OutputError::Exists(_) => format!(
+                "{} exists: give --force to replace it, or another --out",
+                out_path.display()
+            ),
+            other => other.to_string(),
+        })?)
+    } else {
+        None
+    };
     if let Some(path) = search_weights {
         std::fs::read(path)
             .map_err(|e| e.to_string())
             .and_then(|bytes| pattern::load_weights(labelling.rule, &bytes))
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    if corpus.wthor.is_none() && corpus.selfplay == 0 {
-        return Err("nothing to train on: give --wthor DIR, --selfplay GAMES or both".into());
+    if corpus.wthor.is_none()
+        && corpus.logbook.is_none()
+        && corpus.egaroucid.is_none()
+        && corpus.selfplay == 0
+    {
+        return Err(
+            "nothing to train on: give --wthor DIR, --logbook FILE, --egaroucid DIR, \
+                    --selfplay GAMES or several"
+                .into(),
+        );
+    }
+    if corpus.selfplay_openings.is_some() && corpus.selfplay == 0 {
+        return Err("--selfplay-openings needs --selfplay GAMES".into());
     }
     let mut samples = Vec::new();
     let mut game_starts = Vec::new();
-    let mut games = 0;
+    let mut counts = vec![SourceCounts::default(); SOURCE_NAMES.len()];
     let rule_sign = if labelling.rule == Rule::Misere {
         -1
     } else {
         1
     };
-    let mut add_game = |positions: &[GamePosition], black_diff: i32| {
+    // One game in HOLDOUT_EVERY of each source is held out, counted within the source.
+    let mut add_game = |source: usize, positions: &[GamePosition], black_diff: Option<i32>| {
+        let counts = &mut counts[source];
+        counts.games += 1;
+        let Some(black_diff) = black_diff else {
+            counts.unfinished += 1;
+            return;
+        };
+        let holdout = (counts.games - counts.unfinished - 1) % HOLDOUT_EVERY == 0;
+        counts.positions += positions.len();
         game_starts.push(samples.len());
         for position in positions {
             let diff = if position.black_to_move {
@@ -211,24 +268,40 @@ pub fn train(
                 player: position.player,
                 opponent: position.opponent,
                 label: (rule_sign * diff) as f32,
-                holdout: games % HOLDOUT_EVERY == 0,
+                holdout,
                 black_to_move: position.black_to_move,
+                source: source as u8,
             });
         }
-        games += 1;
     };
     if let Some(dir) = corpus.wthor {
-        replay_wthor(dir, &mut add_game)?;
+        replay_wthor(dir, |positions, diff| add_game(0, positions, Some(diff)))?;
+    }
+    if let Some(path) = corpus.logbook {
+        train_data::read_logbook(path, |game| add_game(1, &game.positions, game.black_margin))?;
+    }
+    if let Some(path) = corpus.egaroucid {
+        train_data::read_egaroucid(path, |game| add_game(2, &game.positions, game.black_margin))?;
     }
     if corpus.selfplay > 0 {
         let started = Instant::now();
-        let played = selfplay_games(corpus.selfplay, corpus.seed, labelling)?;
+        let openings = corpus
+            .selfplay_openings
+            .map(train_data::read_xot)
+            .transpose()?;
+        let played = selfplay_games(corpus.selfplay, corpus.seed, openings.as_deref(), labelling)?;
         for (positions, black_diff) in &played {
-            add_game(positions, *black_diff);
+            add_game(3, positions, Some(*black_diff));
         }
+        let from = match (&openings, corpus.selfplay_openings) {
+            (Some(openings), Some(path)) => {
+                format!("from {} openings of {}", openings.len(), path.display())
+            }
+            _ => format!("from {SELFPLAY_OPENING_PLIES} random moves"),
+        };
         writeln!(
             out,
-            "{} self-play games ({} rule, seed {}) in {:.0} s",
+            "{} self-play games ({} rule, seed {}, {from}) in {:.0} s",
             played.len(),
             labelling.rule.name(),
             corpus.seed,
@@ -236,6 +309,7 @@ pub fn train(
         )
         .map_err(io)?;
     }
+    let games: usize = counts.iter().map(|c| c.games - c.unfinished).sum();
     writeln!(out, "{games} games, {} positions", samples.len()).map_err(io)?;
     if labelling.solve_empties > 0 {
         let started = std::time::Instant::now();
@@ -252,19 +326,134 @@ pub fn train(
         )
         .map_err(io)?;
     }
+    if !corpus.keep_duplicates {
+        let started = Instant::now();
+        samples = merge_duplicates(samples, &mut counts);
+        writeln!(
+            out,
+            "{} positions once up to symmetry (duplicates merged in {:.1} s)",
+            samples.len(),
+            started.elapsed().as_secs_f64()
+        )
+        .map_err(io)?;
+    }
+    for (name, counts) in SOURCE_NAMES.iter().zip(&counts) {
+        if counts.games == 0 {
+            continue;
+        }
+        writeln!(
+            out,
+            "{name}: {} games read, {} unfinished skipped, {} positions, {} duplicates removed, \
+             {} kept",
+            counts.games,
+            counts.unfinished,
+            counts.positions,
+            counts.duplicates,
+            counts.positions - counts.duplicates
+        )
+        .map_err(io)?;
+    }
     let held_out = samples.iter().filter(|sample| sample.holdout).count();
-    if held_out == 0 || held_out == samples.len() {
+    // Without a fit only the held-out positions are needed.
+    let training = if output.is_some() { samples.len() } else { 0 };
+    if held_out == 0 || held_out == training {
         return Err(format!(
             "{games} games are too few to train on (one in {HOLDOUT_EVERY} is held out)"
         ));
     }
+    let Some(output) = output else {
+        for line in source_errors(&samples, None, labelling.rule) {
+            writeln!(out, "{line}").map_err(io)?;
+        }
+        return Ok(());
+    };
     let (weights, reports) = fit(&samples, labelling.rule);
     for report in reports {
         writeln!(out, "{report}").map_err(io)?;
     }
+    if counts.iter().filter(|c| c.games > c.unfinished).count() > 1 {
+        for line in source_errors(&samples, Some(&weights), labelling.rule) {
+            writeln!(out, "{line}").map_err(io)?;
+        }
+    }
     output.write(&pattern::encode(&weights))?;
     writeln!(out, "wrote {}", out_path.display()).map_err(io)?;
     Ok(())
+}
+
+/// Keeps each position once up to the board's eight symmetries: the first occurrence
+/// stays (its side, source and held-out mark), labelled by the mean of the labels of the
+/// occurrences on its side of the held-out split; the others are dropped and counted as
+/// duplicates of their own source. Held-out labels never reach a training position nor
+/// the other way round. The result does not depend on anything but the samples' order.
+pub fn merge_duplicates(samples: Vec<Sample>, counts: &mut [SourceCounts]) -> Vec<Sample> {
+    use std::collections::hash_map::{Entry, HashMap};
+    let mut first: HashMap<(u64, u64), u32> = HashMap::with_capacity(samples.len());
+    let mut merged: Vec<Sample> = Vec::new();
+    let mut sums: Vec<(f64, u32)> = Vec::new();
+    for sample in samples {
+        match first.entry(canonical(sample.player, sample.opponent)) {
+            Entry::Occupied(entry) => {
+                let index = *entry.get() as usize;
+                if merged[index].holdout == sample.holdout {
+                    sums[index].0 += sample.label as f64;
+                    sums[index].1 += 1;
+                }
+                counts[sample.source as usize].duplicates += 1;
+            }
+            Entry::Vacant(entry) => {
+                entry.insert(merged.len() as u32);
+                sums.push((sample.label as f64, 1));
+                merged.push(sample);
+            }
+        }
+    }
+    for (sample, (sum, count)) in merged.iter_mut().zip(sums) {
+        sample.label = (sum / count as f64) as f32;
+    }
+    merged
+}
+
+/// The held-out RMS error per source and phase of `weights` (when given), the evaluation
+/// before and the hand-written evaluation, a line each.
+pub fn source_errors(samples: &[Sample], weights: Option<&[i16]>, rule: Rule) -> Vec<String> {
+    // [source][phase]: (positions, squared errors: new, before, hand-written).
+    let mut sums = vec![[(0usize, [0f64; 3]); PHASES]; SOURCE_NAMES.len()];
+    for sample in samples.iter().filter(|sample| sample.holdout) {
+        let phase = (sample.empties() / PHASE_EMPTIES) as usize;
+        let label = sample.label as f64;
+        let square = |centi: i32| (centi as f64 / 100.0 - label).powi(2);
+        let (player, opponent) = (sample.player, sample.opponent);
+        let entry = &mut sums[sample.source as usize][phase.min(PHASES - 1)];
+        entry.0 += 1;
+        if let Some(weights) = weights {
+            entry.1[0] += square(evaluate_with(weights, player, opponent));
+        }
+        entry.1[1] += square(eval::evaluate_discs(player, opponent, !0, rule));
+        entry.1[2] += square(disc_features(player, opponent, !0).score(eval::weights(rule)));
+    }
+    let mut lines = Vec::new();
+    for (name, phases) in SOURCE_NAMES.iter().zip(&sums) {
+        for (phase, (count, squares)) in phases.iter().enumerate() {
+            if *count == 0 {
+                continue;
+            }
+            let rms = |k: usize| (squares[k] / *count as f64).sqrt();
+            let low = phase as u32 * PHASE_EMPTIES;
+            let high = (low + PHASE_EMPTIES - 1).min(60);
+            let new = match weights {
+                Some(_) => format!("new weights {:.2}, ", rms(0)),
+                None => String::new(),
+            };
+            lines.push(format!(
+                "{name} held out, phase {phase} ({low}-{high} empties): {count} positions, \
+                 RMS error {new}evaluation before {:.2}, hand-written {:.2}",
+                rms(1),
+                rms(2)
+            ));
+        }
+    }
+    lines
 }
 
 /// Relabels the games (each starting at its index in `game_starts`) by exact solves, as
@@ -393,19 +582,34 @@ fn search_labels(searcher: &mut Searcher<Othello>, game: &mut [Sample], labellin
 
 /// Plays `count` self-play games under `labelling.rule` (see the module's header) on
 /// `labelling.threads` threads: each game's positions with a move to play, and Black's
-/// final disc margin (empties to the side with more discs).
+/// final disc margin (empties to the side with more discs). With `openings`, game N
+/// starts from the opening its stream draws first, instead of from random moves.
 pub fn selfplay_games(
     count: usize,
     seed: u64,
+    openings: Option<&[Othello]>,
     labelling: Labelling,
 ) -> Result<Vec<(Vec<GamePosition>, i32)>, String> {
     let start = Othello::new(8, labelling.rule).map_err(|e| e.to_string())?;
+    let openings: Option<Vec<Othello>> = openings.map(|openings| {
+        openings
+            .iter()
+            .map(|opening| {
+                Othello::from_sides_under(
+                    labelling.rule,
+                    opening.player(),
+                    opening.opponent(),
+                    opening.side_to_move() == Side::Black,
+                )
+            })
+            .collect()
+    });
     play_indexed(
         count,
         labelling.threads,
         5000,
         || Searcher::new(&start, SEARCH_MEGABYTES),
-        |searcher, index| selfplay_game(searcher, &start, seed, index),
+        |searcher, index| selfplay_game(searcher, &start, openings.as_deref(), seed, index),
     )
 }
 
@@ -456,10 +660,11 @@ pub(crate) fn play_indexed<W, T: Send>(
     Ok(played.into_iter().map(|(_, game)| game).collect())
 }
 
-/// Self-play game `index` of `seed` from `start`.
+/// Self-play game `index` of `seed` from `start`, or from one of `openings`.
 fn selfplay_game(
     searcher: &mut Searcher<Othello>,
     start: &Othello,
+    openings: Option<&[Othello]>,
     seed: u64,
     index: usize,
 ) -> (Vec<GamePosition>, i32) {
@@ -470,9 +675,14 @@ fn selfplay_game(
         depth: Some(SELFPLAY_DEPTH),
         ..Limits::default()
     };
-    let mut game = start.clone();
+    let (mut game, mut ply) = match openings {
+        Some(openings) if !openings.is_empty() => (
+            openings[rng.random_range(0..openings.len())].clone(),
+            SELFPLAY_OPENING_PLIES,
+        ),
+        _ => (start.clone(), 0),
+    };
     let (mut positions, mut moves) = (Vec::with_capacity(60), Vec::new());
-    let mut ply = 0;
     loop {
         game.generate_moves(&mut moves);
         if moves.is_empty() {
@@ -677,12 +887,32 @@ pub struct TrainArgs {
     /// Directory of WTHOR `<moves> <diff>` files.
     #[arg(long)]
     pub wthor: Option<std::path::PathBuf>,
+    /// Logistello's game book, `logbook.gam` or `logbook.gam.gz` (or a directory of
+    /// such files).
+    #[arg(long)]
+    pub logbook: Option<std::path::PathBuf>,
+    /// Egaroucid's early self-play records: a `.txt` file or a directory of them.
+    #[arg(long)]
+    pub egaroucid: Option<std::path::PathBuf>,
     /// Self-play games to play and learn from too, 0 to 10 million (0: none).
     #[arg(long, default_value_t = 0, value_parser = bounds::selfplay_games)]
     pub selfplay: usize,
     /// Seed of the self-play games.
     #[arg(long, default_value_t = 1, value_parser = bounds::number)]
     pub seed: u64,
+    /// Openings file (XOT's `openingslarge.txt`: a move sequence a line) the self-play
+    /// games start from, each game drawing one from its seeded stream, instead of 8
+    /// random moves.
+    #[arg(long)]
+    pub selfplay_openings: Option<std::path::PathBuf>,
+    /// Keeps a position as often as the games reach it (the shipped weights were fitted
+    /// so), instead of once up to the board's symmetries.
+    #[arg(long)]
+    pub keep_duplicates: bool,
+    /// Reads and labels the positions and prints the counts and the held-out error of
+    /// the evaluation before, per source and phase, without fitting or writing weights.
+    #[arg(long)]
+    pub no_fit: bool,
     /// Weights file to write (the shipped ones are src/game/othello/weights/*.bin).
     #[arg(long, default_value = DEFAULT_OUT)]
     pub out: std::path::PathBuf,
@@ -713,8 +943,12 @@ impl TrainArgs {
         train(
             Corpus {
                 wthor: self.wthor.as_deref(),
+                logbook: self.logbook.as_deref(),
+                egaroucid: self.egaroucid.as_deref(),
                 selfplay: self.selfplay,
                 seed: self.seed,
+                selfplay_openings: self.selfplay_openings.as_deref(),
+                keep_duplicates: self.keep_duplicates,
             },
             Labelling {
                 rule: self.rule,
@@ -725,6 +959,7 @@ impl TrainArgs {
             self.search_weights.as_deref(),
             &self.out,
             self.force,
+            !self.no_fit,
             &mut std::io::stdout(),
         )
     }
@@ -780,6 +1015,7 @@ mod tests {
                         label: 100.0,
                         holdout: false,
                         black_to_move: game.side_to_move() == crate::game::Side::Black,
+                        source: 0,
                     });
                 }
                 game.make(moves[rng.random_range(0..moves.len())]);
@@ -926,17 +1162,18 @@ mod tests {
             search_depth: 0,
             threads: 1,
         };
-        let games = selfplay_games(6, 11, labelling).unwrap();
+        let games = selfplay_games(6, 11, None, labelling).unwrap();
         let by_three = selfplay_games(
             6,
             11,
+            None,
             Labelling {
                 threads: 3,
                 ..labelling
             },
         )
         .unwrap();
-        let other_seed = selfplay_games(6, 12, labelling).unwrap();
+        let other_seed = selfplay_games(6, 12, None, labelling).unwrap();
         let boards = |games: &[(Vec<GamePosition>, i32)]| -> Vec<Vec<(u64, u64)>> {
             games
                 .iter()
@@ -1004,6 +1241,192 @@ mod tests {
         }
     }
 
+    fn sample(player: u64, opponent: u64, label: f32, holdout: bool, source: u8) -> Sample {
+        Sample {
+            player,
+            opponent,
+            label,
+            holdout,
+            black_to_move: true,
+            source,
+        }
+    }
+
+    /// Mirror images are one position: the first stays, labelled by the mean over its side
+    /// of the held-out split, and every other is counted against its own source.
+    #[test]
+    fn duplicates_up_to_symmetry_are_merged_within_the_split() {
+        let start = Othello::standard();
+        let mut after: Vec<Othello> = Vec::new();
+        for name in ["d3", "c4", "f5", "e6"] {
+            let mut game = start.clone();
+            game.make(game.parse_move(name).unwrap());
+            after.push(game);
+        }
+        // The four first moves lead to mirror images of one position.
+        let key = |g: &Othello| canonical(g.player(), g.opponent());
+        assert!(after.iter().all(|g| key(g) == key(&after[0])));
+        let samples = vec![
+            sample(start.player(), start.opponent(), 1.0, false, 0),
+            sample(after[0].player(), after[0].opponent(), 2.0, false, 0),
+            sample(after[1].player(), after[1].opponent(), 4.0, false, 1),
+            // Held out: dropped, and its label stays out of the training position's.
+            sample(after[2].player(), after[2].opponent(), 50.0, true, 1),
+            sample(start.player(), start.opponent(), 3.0, true, 2),
+            sample(after[3].player(), after[3].opponent(), 6.0, false, 2),
+        ];
+        let mut counts = vec![SourceCounts::default(); SOURCE_NAMES.len()];
+        let merged = merge_duplicates(samples, &mut counts);
+        assert_eq!(merged.len(), 2);
+        // The start: its held-out occurrence (3.0) is dropped without a say.
+        assert_eq!((merged[0].player, merged[0].label), (start.player(), 1.0));
+        // After the first move: (2 + 4 + 6) / 3 from three sources, the first's kept.
+        assert_eq!(
+            (merged[1].player, merged[1].label),
+            (after[0].player(), 4.0)
+        );
+        assert_eq!(merged[1].source, 0);
+        assert!(!merged[0].holdout && !merged[1].holdout);
+        let duplicates: Vec<usize> = counts.iter().map(|c| c.duplicates).collect();
+        assert_eq!(duplicates, vec![0, 2, 2, 0]);
+    }
+
+    /// Self-play from openings: every game starts at one of them, the draw follows the
+    /// seed, and the games are the same on any thread count.
+    #[test]
+    fn selfplay_games_start_from_the_openings_given() {
+        let text = "f5d6c4d3c2b3b4b5\nf5f4g3g6f3g4e3e2\nf5f6d3c5d6c7b5e3\n";
+        let mut openings = Vec::new();
+        train_data::read_lines(text, train_data::parse_xot_line, |g| openings.push(g)).unwrap();
+        let labelling = Labelling {
+            rule: Rule::Normal,
+            solve_empties: 0,
+            search_depth: 0,
+            threads: 1,
+        };
+        let games = selfplay_games(12, 5, Some(&openings), labelling).unwrap();
+        let by_two = selfplay_games(
+            12,
+            5,
+            Some(&openings),
+            Labelling {
+                threads: 2,
+                ..labelling
+            },
+        )
+        .unwrap();
+        let firsts = |games: &[(Vec<GamePosition>, i32)]| -> Vec<(u64, u64)> {
+            games
+                .iter()
+                .map(|(positions, _)| (positions[0].player, positions[0].opponent))
+                .collect()
+        };
+        let starts: Vec<(u64, u64)> = openings
+            .iter()
+            .map(|g| (g.player(), g.opponent()))
+            .collect();
+        for first in firsts(&games) {
+            assert!(starts.contains(&first));
+        }
+        assert_eq!(firsts(&games), firsts(&by_two));
+        // Twelve draws from three openings reach each of them.
+        for start in &starts {
+            assert!(firsts(&games).contains(start));
+        }
+        for (positions, _) in &games {
+            assert!(positions.len() >= 30 && positions.len() <= 52);
+            assert_eq!(
+                (positions[0].player | positions[0].opponent).count_ones(),
+                12
+            );
+        }
+    }
+
+    /// `train` reads every source, reports its counts and, without fitting, the held-out
+    /// errors per source; de-duplication removes the positions games share.
+    #[test]
+    fn train_reports_each_source_and_merges_shared_positions() {
+        let dir = std::env::temp_dir().join(format!("arbor-train-sources-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("wthor")).unwrap();
+        let wthor = "f5d6c5f4e3c6d3f6e6d7g3c4g5c3f7d2e7f2e2f1c8f3c7h3b6g4c1e1h4d8e8a6b4a5b5b3d1c2g1f8g8b7b1g2a2h5a4a3g6a1b2h1h2h6a8g7b8a7h8h7 -2\n";
+        std::fs::write(dir.join("wthor/WTH_1.txt"), wthor.repeat(3)).unwrap();
+        let logbook = "+d3-c3+c4-e3+c2-b3+d2-e1+d1-c1+f4-d6+e6-g4+b2-f6+d7-c8+e7-d8+f3-f5+g5-h4+h6-f2+f7-h5+g6-c6+c5-c7+b6-b5+b4-e8+h3-g3+h2-e2+h7-g2+b1-a1+h1-a2+a3-g7+f8-h8+g8-a4+g1-f1+a6-a5+a7-a8+b8-b7: -04 10\n";
+        std::fs::write(dir.join("logbook.gam"), logbook.repeat(2)).unwrap();
+        let egaroucid = "f5f4e3f6d3e2f3d2g4g5f2h3e1d1f1c2c1c3g3c5e6d6b1h2b4g2d7g1h1c4b5c6b6a5a6a7h6h4f7e8h5e7f8a4c8g7d8c7h8a3g6g8h7b8a8b3a2b2a1b7 1\nf5d6c3d3 0\n";
+        std::fs::write(dir.join("records.txt"), egaroucid).unwrap();
+        let wthor_dir = dir.join("wthor");
+        let (logbook_path, egaroucid_path) = (dir.join("logbook.gam"), dir.join("records.txt"));
+        let corpus = Corpus {
+            wthor: Some(&wthor_dir),
+            logbook: Some(&logbook_path),
+            egaroucid: Some(&egaroucid_path),
+            ..Corpus::default()
+        };
+        let labelling = Labelling {
+            rule: Rule::Normal,
+            solve_empties: 0,
+            search_depth: 0,
+            threads: 1,
+        };
+        let out_path = dir.join("never-written.bin");
+        let mut out = Vec::new();
+        let result = train(corpus, labelling, None, &out_path, false, false, &mut out);
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(result, Ok(()), "{text}");
+        assert!(!out_path.exists());
+        assert!(text.contains("6 games, 360 positions\n"), "{text}");
+        // The WTHOR game three times: the second and third copies are all duplicates;
+        // the logbook's second copy too, and its first shares two positions with WTHOR's
+        // (the start, and d3 mirrors f5), as Egaroucid's does (the start, and f5).
+        assert!(
+            text.contains("wthor: 3 games read, 0 unfinished skipped, 180 positions, 120 duplicates removed, 60 kept"),
+            "{text}"
+        );
+        assert!(
+            text.contains("logistello: 2 games read, 0 unfinished skipped, 120 positions, 62 duplicates removed, 58 kept"),
+            "{text}"
+        );
+        assert!(
+            text.contains("egaroucid: 2 games read, 1 unfinished skipped, 60 positions, 2 duplicates removed, 58 kept"),
+            "{text}"
+        );
+        // Each source's first game is held out: its errors are reported by phase.
+        for name in ["wthor", "logistello", "egaroucid"] {
+            assert!(
+                text.contains(&format!("{name} held out, phase 0 (0-5 empties): ")),
+                "{text}"
+            );
+        }
+        let kept = Corpus {
+            keep_duplicates: true,
+            ..corpus
+        };
+        let mut out = Vec::new();
+        train(kept, labelling, None, &out_path, false, false, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains("180 positions, 0 duplicates removed, 180 kept"),
+            "{text}"
+        );
+        let bad = dir.join("bad.txt");
+        std::fs::write(&bad, "f5d6 0\nf5d6c3 x\n").unwrap();
+        let error = train(
+            Corpus {
+                egaroucid: Some(&bad),
+                ..Corpus::default()
+            },
+            labelling,
+            None,
+            &out_path,
+            false,
+            false,
+            &mut Vec::new(),
+        )
+        .unwrap_err();
+        assert_eq!(error, format!("{}:2: bad score 'x'", bad.display()));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     /// The disc difference is a sum over squares, so the patterns can express it: the fit
     /// must find it on held-out positions of random games, in every phase.
     #[test]
@@ -1025,6 +1448,7 @@ mod tests {
                     label: player.count_ones() as f32 - opponent.count_ones() as f32,
                     holdout: game_index % 10 == 0,
                     black_to_move: game.side_to_move() == crate::game::Side::Black,
+                    source: 0,
                 });
                 game.make(moves[rng.random_range(0..moves.len())]);
             }

@@ -146,7 +146,7 @@ fn add_game(fit: &mut Fit, positions: &[(Features, bool)], black_margin: f64, ho
 
 /// A position of a WTHOR game before a move: the discs of the side to move and of the
 /// other side, and whether Black is to move.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GamePosition {
     pub player: u64,
     pub opponent: u64,

@@ -846,6 +846,25 @@ mod tests {
         );
     }
 
+    /// XOT's openings file (`openingslarge.txt`, 8 moves run together a line) is an
+    /// openings file as it is: its first lines, and one with CRLF.
+    #[test]
+    fn xot_lines_are_openings() {
+        let text = "f5d6c4d3c2b3b4b5\nf5f4g3g6f3g4e3e2\r\nf5f6d3c5d6c7b5e3\n";
+        let openings = read_openings(text, Variant::default()).unwrap();
+        assert_eq!(openings.len(), 3);
+        assert_eq!(
+            openings[1],
+            Setup::Moves(
+                ["f5", "f4", "g3", "g6", "f3", "g4", "e3", "e2"]
+                    .map(String::from)
+                    .to_vec()
+            )
+        );
+        let error = read_openings("f5d6c4d3c2b3b4b5\nf5d6c4d3c2b3b4h8\n", Variant::default());
+        assert!(error.unwrap_err().starts_with("2: "));
+    }
+
     /// The Gomoku openings shipped for series: each reads as a legal opening on its
     /// board, none repeats, and the offsets file c-gomoku-cli reads names the same
     /// stones from the centre.

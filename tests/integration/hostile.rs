@@ -154,6 +154,28 @@ fn every_number_of_every_subcommand_is_checked() {
             "unknown othello rule 'reversed'",
         ),
         (vec!["train"], "nothing to train on"),
+        (
+            vec!["train", "--selfplay-openings", "xot.txt"],
+            "nothing to train on",
+        ),
+        (
+            vec!["train", "--wthor", "x", "--selfplay-openings", "xot.txt"],
+            "--selfplay-openings needs --selfplay GAMES",
+        ),
+        (
+            vec!["train", "--logbook", "/nonexistent/logbook.gam.gz"],
+            "/nonexistent/logbook.gam.gz: No such file",
+        ),
+        (
+            vec![
+                "train",
+                "--selfplay",
+                "5",
+                "--selfplay-openings",
+                "/nonexistent/xot",
+            ],
+            "/nonexistent/xot: No such file",
+        ),
         (vec!["probcut"], "nothing to sample"),
         (
             vec!["probcut", "--selfplay", "5", "--rule", "reversed"],
