@@ -77,6 +77,10 @@ enum Commands {
     Train(arbor::cli::train::TrainArgs),
     /// Runs the threat solver on Gomoku forced-win puzzles and counts those solved.
     Puzzles(PuzzlesArgs),
+    /// Plays arbor against itself at Gomoku from random openings at a fixed node budget
+    /// and writes every position with its search's move and score and the game's result
+    /// (Rapfi's text format); sharded and resumable.
+    Selfplay(arbor::cli::selfplay::SelfplayArgs),
     /// Speaks the Gomocup (Piskvork) brain protocol on stdin/stdout: freestyle or
     /// exact-five gomoku for tournament managers (see protocol.md).
     Gomocup(GomocupArgs),
@@ -334,6 +338,7 @@ impl Commands {
             Commands::Tune(args) => args.run(),
             Commands::Train(args) => args.run(),
             Commands::Puzzles(args) => args.run(),
+            Commands::Selfplay(args) => args.run(),
             Commands::Gomocup(args) => {
                 banner(
                     "arbor gomocup: reading Gomocup commands (see protocol.md): START 15, BEGIN, END",

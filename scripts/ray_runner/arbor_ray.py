@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs arbor match and solve campaigns on a Ray cluster by driving the arbor binary.
+"""Runs arbor match, solve and self-play campaigns on a Ray cluster by driving the arbor binary.
 
 match: the match is cut into --shards slices (`arbor match --shard I/N`); each runs as
 a Ray task with one CPU and sends back its JSON lines. After every finished shard the
@@ -10,6 +10,14 @@ after an interruption plays only the shards that were missing.
 solve: the task file's lines are dealt to --chunks Ray tasks, each piping its lines
 through `arbor solve --jsonl`; the results are written to --out in task order, with
 `line` the task's line in the task file.
+
+selfplay: the games of `arbor selfplay` are cut into --shards contiguous blocks
+(`arbor selfplay --shard I/N`); each runs as a Ray task with one CPU and sends back its
+dataset lines, kept in --out as DIR/shard-I-of-N.txt. When every shard is there they are
+joined in shard order into one dataset file (DIR/selfplay.txt), byte for byte the file one
+`arbor selfplay` without --shard writes. Running the same command again plays only the
+missing shards. Without Ray (not installed, or --local) the shards are played here one
+after another, each with all the cores.
 
 Every machine of the cluster needs the arbor binary (and the engines of a match) at
 the same paths.
@@ -90,6 +98,16 @@ def solve_chunk(arbor, hash_mb, lines):
         [arbor, "solve", "--jsonl", "--hash", str(hash_mb), "--threads", "1"], "".join(lines)
     )
     return stdout.splitlines()
+
+
+def selfplay_shard(arbor, selfplay_args, index, count, threads, cwd):
+    """One block of a self-play campaign's games; returns its dataset lines (text)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "shard.txt"
+        command = [arbor, "selfplay", *selfplay_args, "--shard", f"{index}/{count}",
+                   "--threads", str(threads), "--out", str(path)]
+        run_arbor(command, cwd=cwd if os.path.isdir(cwd) else None)
+        return path.read_text()
 
 
 def merge(arbor, files, sprt):
@@ -215,6 +233,72 @@ def run_solve(ray, args):
     )
 
 
+def write_whole(path, text):
+    """Writes a file under a temporary name first: it is complete or absent."""
+    partial = path.with_name(path.name + ".part")
+    partial.write_text(text)
+    partial.rename(path)
+
+
+def run_selfplay(ray, args):
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    # The shards of one campaign only: the arguments are kept beside them.
+    campaign = {"shards": args.shards, "selfplay": args.selfplay_args}
+    record = out / "campaign.json"
+    if record.exists():
+        before = json.loads(record.read_text())
+        if before != campaign:
+            sys.exit(f"arbor_ray: {out} holds the shards of another self-play campaign "
+                     f"({json.dumps(before)}): give its arguments or another --out")
+    else:
+        write_whole(record, json.dumps(campaign) + "\n")
+    count = args.shards
+    shard_path = lambda index: out / f"shard-{index}-of-{count}.txt"  # noqa: E731
+    todo = [index for index in range(1, count + 1) if not shard_path(index).exists()]
+    if len(todo) < count:
+        print(f"{count - len(todo)} of {count} shards already in {out}", flush=True)
+    start = time.monotonic()
+    cwd = os.getcwd()
+
+    def finished(index, text, done):
+        write_whole(shard_path(index), text)
+        lines = text.count("\n")
+        elapsed = time.monotonic() - start
+        print(f"shard {index} done ({done}/{count}, {elapsed:.1f} s): {lines} positions", flush=True)
+
+    done = count - len(todo)
+    if ray is None:
+        threads = args.cpus or os.cpu_count() or 1
+        for index in todo:
+            done += 1
+            finished(index, selfplay_shard(args.arbor, args.selfplay_args, index, count, threads, cwd), done)
+    else:
+        shard = ray.remote(num_cpus=1)(selfplay_shard)
+        parallel = args.parallel or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        running = {}
+        while todo or running:
+            while todo and len(running) < parallel:
+                index = todo.pop(0)
+                running[shard.remote(args.arbor, args.selfplay_args, index, count, 1, cwd)] = index
+            ready, _ = ray.wait(list(running), num_returns=1)
+            index = running.pop(ready[0])
+            try:
+                text = ray.get(ready[0])
+            except Exception as error:  # the task's own error, raised again by Ray
+                for ref in running:
+                    ray.cancel(ref)
+                sys.exit(f"arbor_ray: shard {index} failed: {error}")
+            done += 1
+            finished(index, text, done)
+    dataset = Path(args.dataset) if args.dataset else out / "selfplay.txt"
+    parts = [shard_path(index).read_text() for index in range(1, count + 1)]
+    write_whole(dataset, "".join(parts))
+    positions = sum(part.count("\n") for part in parts)
+    print(f"gathered {positions} positions from {count} shards into {dataset} "
+          f"({time.monotonic() - start:.1f} s)", flush=True)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--address", help="a running cluster (`auto`, or HOST:6379); default: a local one")
@@ -232,7 +316,21 @@ def main(argv=None):
     solve.add_argument("--out", required=True, help="results, one JSON line per task")
     solve.add_argument("--chunks", type=int, default=16, help="Ray tasks to split into")
     solve.add_argument("--hash", type=int, default=64, help="MiB per arbor process")
+    selfplay = commands.add_parser("selfplay", help="arbor selfplay's games in shards, joined into one dataset file")
+    selfplay.add_argument("--shards", type=int, required=True, help="blocks of the campaign's games")
+    selfplay.add_argument("--out", required=True, help="directory for the shards' files")
+    selfplay.add_argument("--dataset", help="the joined file (default: OUT/selfplay.txt)")
+    selfplay.add_argument("--parallel", type=int, help="shards at once (default: the cluster's CPUs)")
+    selfplay.add_argument("--local", action="store_true", help="without Ray: the shards one after another here")
+    selfplay.add_argument("selfplay_args", nargs=argparse.REMAINDER, help="-- then arbor selfplay options")
     args = parser.parse_args(argv)
+    if args.command == "selfplay":
+        if args.selfplay_args[:1] == ["--"]:
+            args.selfplay_args = args.selfplay_args[1:]
+        if args.shards < 1:
+            parser.error("--shards must be at least 1")
+        if any(word.split("=")[0] in ("--shard", "--out", "--threads") for word in args.selfplay_args):
+            parser.error("the runner sets --shard, --threads and --out; give --out to the runner")
     if args.command == "match":
         if args.match_args[:1] == ["--"]:
             args.match_args = args.match_args[1:]
@@ -243,6 +341,18 @@ def main(argv=None):
     args.arbor = str(Path(args.arbor).resolve())
     if not Path(args.arbor).is_file():
         parser.error(f"no arbor binary at {args.arbor} (cargo build --release, or --arbor)")
+    if args.command == "selfplay" and (args.local or not args.address):
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            args.local = True
+            print("Ray is not installed: the shards are played here, one after another", flush=True)
+        if args.local:
+            try:
+                run_selfplay(None, args)
+            except RuntimeError as error:  # arbor refused
+                sys.exit(f"arbor_ray: {error}")
+            return
     import ray
 
     if args.address:
@@ -252,6 +362,8 @@ def main(argv=None):
     try:
         if args.command == "match":
             run_match(ray, args)
+        elif args.command == "selfplay":
+            run_selfplay(ray, args)
         else:
             run_solve(ray, args)
     except RuntimeError as error:  # arbor refused (a merge of another match's files)

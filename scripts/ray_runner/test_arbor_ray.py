@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """End-to-end test of the Ray runner on a local 2-CPU cluster: a sharded match merges
-to what one `arbor match` prints, an SPRT stops it early, and a solve campaign gives
-what `arbor solve --jsonl` gives. Skips (exit 0) when Ray is not installed.
+to what one `arbor match` prints, an SPRT stops it early, a solve campaign gives
+what `arbor solve --jsonl` gives, and a self-play campaign's shards join into the file
+one `arbor selfplay` writes. Without Ray only the self-play campaign runs (the runner
+plays its shards without Ray), and the rest is reported skipped (exit 0).
 
     python3 scripts/ray_runner/test_arbor_ray.py      # ARBOR=path/to/arbor to choose
 """
@@ -47,14 +49,46 @@ def check(condition, message):
         sys.exit(f"FAILED: {message}")
 
 
+def selfplay_campaign(arbor, runner, have_ray):
+    """7 games in 8 shards (one of them empty) join into the one-process file, with Ray
+    and without; a finished campaign is not played again; other arguments are refused."""
+    options = ["--games", "7", "--seed", "3", "--nodes", "300", "--hash", "1"]
+    with tempfile.TemporaryDirectory() as scratch:
+        scratch = Path(scratch)
+        whole = scratch / "whole.txt"
+        run([arbor, "selfplay", *options, "--threads", "2", "--out", str(whole)])
+        expected = whole.read_bytes()
+        positions = expected.count(b"\n")
+        check(positions > 7 * 5, f"{positions} positions in 7 games")
+        modes = [("local", ["--local"])] + ([("ray", [])] if have_ray else [])
+        for name, mode in modes:
+            out = scratch / name
+            command = runner + ["selfplay", *mode, "--shards", "8", "--out", str(out), "--", *options]
+            printed = run(command)
+            check((out / "selfplay.txt").read_bytes() == expected, f"{name}: the joined file differs\n{printed}")
+            check(len(list(out.glob("shard-*-of-8.txt"))) == 8, printed)
+            again = run(command)
+            check("8 of 8 shards already in" in again and "shard " not in again.split("\n", 1)[1], again)
+            print(f"ok: a self-play campaign in 8 shards ({name}) joins into the one-process file")
+        other = subprocess.run(runner + ["selfplay", "--local", "--shards", "8", "--out", str(scratch / "local"),
+                                         "--", *options[:-1], "2"], capture_output=True, text=True)
+        check(other.returncode != 0 and "another self-play campaign" in other.stderr, other.stderr)
+        print("ok: a campaign directory refuses other arguments")
+
+
 def main():
-    try:
-        import ray  # noqa: F401
-    except ImportError:
-        print("skipped: ray not installed (pip install -r scripts/ray_runner/requirements.txt)")
-        return
     arbor = arbor_binary()
     runner = [sys.executable, str(HERE / "arbor_ray.py"), "--cpus", "2", "--arbor", arbor]
+    try:
+        import ray  # noqa: F401
+        have_ray = True
+    except ImportError:
+        have_ray = False
+    selfplay_campaign(arbor, runner, have_ray)
+    if not have_ray:
+        print("skipped: ray not installed, the match and solve campaigns and the self-play "
+              "campaign on Ray (pip install -r scripts/ray_runner/requirements.txt)")
+        return
     match = [
         "--game", "othello", "--size", "6", "--depth", "2",
         "--random-openings", "4", "--rounds", "10", "--seed", "5",

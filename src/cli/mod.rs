@@ -11,6 +11,7 @@ pub mod play;
 pub mod probcut;
 pub mod puzzles;
 pub mod review;
+pub mod selfplay;
 pub mod solve;
 pub mod tasks;
 pub mod train;

@@ -55,6 +55,15 @@ impl Shard {
     pub fn is_whole(self) -> bool {
         self.count == 1
     }
+
+    /// This shard's block of `total` items numbered in order (`arbor selfplay`'s games):
+    /// contiguous, so that the shards' outputs concatenated in shard order are the
+    /// whole run's. Blocks differ in size by one at most; with more shards than items
+    /// some are empty.
+    pub fn block(self, total: usize) -> std::ops::Range<usize> {
+        let at = |index: usize| (total as u128 * index as u128 / self.count as u128) as usize;
+        at(self.index)..at(self.index + 1)
+    }
 }
 
 impl fmt::Display for Shard {
@@ -541,5 +550,21 @@ mod tests {
             let error = Shard::parse(bad).unwrap_err();
             assert!(error.contains(expected), "{bad}: {error}");
         }
+    }
+
+    #[test]
+    fn blocks_cover_the_items_in_order() {
+        for (total, count) in [(10, 3), (3, 4), (0, 2), (7, 1)] {
+            let blocks: Vec<_> = (1..=count)
+                .map(|i| Shard::parse(&format!("{i}/{count}")).unwrap().block(total))
+                .collect();
+            assert_eq!(blocks[0].start, 0);
+            assert_eq!(blocks[count - 1].end, total);
+            for pair in blocks.windows(2) {
+                assert_eq!(pair[0].end, pair[1].start, "{total} in {count}");
+            }
+            assert!(blocks.iter().all(|b| b.len() <= total.div_ceil(count)));
+        }
+        assert_eq!(Shard::parse("2/3").unwrap().block(10), 3..6);
     }
 }

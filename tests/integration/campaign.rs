@@ -1,6 +1,7 @@
 //! Sharded and resumed matches: shards merged, and a run resumed after a kill, equal the
 //! unsharded run game for game; `arbor match merge` and `--resume` refuse files that are
-//! not one match's, and drop an unfinished last line.
+//! not one match's, and drop an unfinished last line. `arbor selfplay` from the command
+//! line: its shards join into the whole file, and other arguments are refused.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -316,4 +317,50 @@ fn solve_tasks(threads: &str) -> Vec<serde_json::Value> {
     assert_eq!(results[3]["depth"], 2, "{}", results[3]);
     assert!(results[3]["score"].is_number(), "{}", results[3]);
     results
+}
+
+/// `arbor selfplay`'s shards, each run as a command, join into the one-process file; the
+/// same command again plays nothing; a file of other arguments is refused.
+#[test]
+fn selfplay_shards_join_into_the_whole_file() {
+    let dir = scratch("selfplay");
+    let selfplay_with = |nodes: &str, extra: &[&str]| {
+        let mut command = Command::new(ARBOR);
+        command
+            .args(["selfplay", "--games", "3", "--seed", "11", "--nodes", nodes])
+            .args(["--hash", "1", "--threads", "2"])
+            .args(extra);
+        command
+    };
+    let selfplay = |extra: &[&str]| selfplay_with("200", extra);
+    let whole = dir.join("whole.txt");
+    let printed = run(&mut selfplay(&["--out", whole.to_str().unwrap()]));
+    assert!(printed.starts_with("selfplay: 3 games in "), "{printed}");
+    let mut joined = Vec::new();
+    for shard in ["1/2", "2/2"] {
+        let out = dir.join(format!("shard-{}.txt", &shard[..1]));
+        run(&mut selfplay(&[
+            "--shard",
+            shard,
+            "--out",
+            out.to_str().unwrap(),
+        ]));
+        joined.extend(std::fs::read(&out).unwrap());
+    }
+    assert_eq!(joined, std::fs::read(&whole).unwrap());
+    let again = run(&mut selfplay(&["--out", whole.to_str().unwrap()]));
+    assert!(
+        again.contains("0 played") && again.contains("3 were there already"),
+        "{again}"
+    );
+    let other = selfplay_with("300", &["--out", whole.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&other.stderr);
+    assert_eq!(other.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("other arguments (nodes 200 (now 300))"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -193,6 +193,40 @@ fn every_number_of_every_subcommand_is_checked() {
             vec!["probcut", "--endgame", "--wthor", "x", "--selfplay", "3"],
             "--endgame samples WTHOR positions only",
         ),
+        (
+            vec!["selfplay", "--games", "4", "--out", "x", "--shard", "5/4"],
+            "5 is outside 1..=4",
+        ),
+        (
+            vec!["selfplay", "--games", "4", "--out", "x", "--shard", "1of4"],
+            "expected I/N such as 1/4",
+        ),
+        (
+            vec!["selfplay", "--games", "0", "--out", "x"],
+            "0 games is outside",
+        ),
+        (
+            vec!["selfplay", "--games", "4", "--out", "x", "--nodes", "0"],
+            "0 nodes is outside",
+        ),
+        (
+            vec!["selfplay", "--games", "4", "--out", "x", "--size", "30"],
+            "30 is outside 5..=26",
+        ),
+        (
+            vec!["selfplay", "--games", "4", "--out", "x", "--rule", "caro"],
+            "unknown rule 'caro'",
+        ),
+        (
+            vec![
+                "selfplay", "--games", "4", "--out", "x", "--game", "othello",
+            ],
+            "Gomoku data only",
+        ),
+        (
+            vec!["selfplay", "--games", "4", "--out", "/nonexistent/x.txt"],
+            "does not exist",
+        ),
         (vec!["tune", "--selfplay", "0"], "0 is outside 1..="),
         (vec!["tune", "--selfplay=-3"], not_integer),
         (vec!["tune", "--seed", "1.5"], not_integer),
