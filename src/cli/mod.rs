@@ -18,6 +18,7 @@ pub mod train;
 pub mod train_data;
 pub mod tune;
 pub mod tune_gomoku;
+pub mod tune_teacher;
 
 /// Parses `args` (without the program's name) as the arguments `T` of a subcommand, as
 /// the command line would.

@@ -376,6 +376,10 @@ pub struct TuneArgs {
     /// Gomoku: file keeping those searches' scores (read if it exists, else written).
     #[arg(long, requires = "label_depth")]
     pub labels: Option<std::path::PathBuf>,
+    /// Gomoku: a teacher's scored positions (Rapfi's self-play text data, or `arbor
+    /// selfplay`'s; `.gz` read as gzip) to fit the evaluation and the move policy to.
+    #[arg(long, num_args = 1..)]
+    pub teacher: Vec<std::path::PathBuf>,
 }
 
 impl TuneArgs {
@@ -387,7 +391,11 @@ impl TuneArgs {
                 Err("tune --game gomoku takes no --wthor or --rule (it fits games)".into())
             }
             TuneGame::Gomoku => {
-                let default_games = if self.records.is_empty() { 3000 } else { 0 };
+                let default_games = if self.records.is_empty() && self.teacher.is_empty() {
+                    3000
+                } else {
+                    0
+                };
                 let sources = super::tune_gomoku::Sources {
                     records: self.records.clone(),
                     selfplay: self.selfplay.unwrap_or(default_games),
@@ -397,6 +405,7 @@ impl TuneArgs {
                         .unwrap_or_else(crate::bounds::available_threads),
                     label_depth: self.label_depth,
                     labels: self.labels.clone(),
+                    teacher: self.teacher.clone(),
                 };
                 super::tune_gomoku::tune(&sources, self.out.as_ref(), out).map(|_| ())
             }

@@ -62,17 +62,18 @@ const CONSISTENCY: f64 = 0.3;
 /// Adam's steps and step size (in evaluation units).
 const ITERATIONS: usize = 800;
 const STEP: f64 = 8.0;
+const POLICY_ITERATIONS: usize = 400;
 
 /// A quiet position of a game: its features, its label (the side to move's chance to
 /// win: by the result, 1 it won, 0 it lost, 0.5 a draw, or by a search's score), its
 /// result and its ply.
-struct Position {
-    features: Features,
-    label: f64,
-    result: f64,
+pub(super) struct Position {
+    pub features: Features,
+    pub label: f64,
+    pub result: f64,
     /// The labelling search's score for the side to move, when one ran.
-    searched: Option<Score>,
-    ply: usize,
+    pub searched: Option<Score>,
+    pub ply: usize,
 }
 
 /// A game to take positions from: where it starts, its moves and who won.
@@ -84,14 +85,22 @@ struct PlayedGame {
 
 /// Positions and the pairs of consecutive ones (indices into the positions).
 #[derive(Default)]
-struct Data {
+pub(super) struct Data {
     positions: Vec<Position>,
     pairs: Vec<(usize, usize)>,
     games: usize,
 }
 
 impl Data {
-    fn add(&mut self, game: Vec<Position>) {
+    /// Moves `other`'s positions and pairs here.
+    pub(super) fn append(&mut self, other: Data) {
+        let offset = self.positions.len();
+        (self.pairs).extend(other.pairs.iter().map(|&(a, b)| (a + offset, b + offset)));
+        self.positions.extend(other.positions);
+        self.games += other.games;
+    }
+
+    pub(super) fn add(&mut self, game: Vec<Position>) {
         let first = self.positions.len();
         for (i, position) in game.into_iter().enumerate() {
             if i > 0 && self.positions[first + i - 1].ply + 1 == position.ply {
@@ -110,11 +119,11 @@ impl Data {
     }
 
     /// Mean log-loss over the positions at `scale`, against their labels.
-    fn log_loss(&self, tables: &EvalTables, scale: f64) -> f64 {
+    pub(super) fn log_loss(&self, tables: &EvalTables, scale: f64) -> f64 {
         self.log_loss_against(tables, scale, |p| p.label)
     }
 
-    fn log_loss_against(
+    pub(super) fn log_loss_against(
         &self,
         tables: &EvalTables,
         scale: f64,
@@ -153,7 +162,7 @@ impl Data {
     }
 }
 
-fn sigmoid(x: f64) -> f64 {
+pub(super) fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
@@ -396,6 +405,9 @@ pub struct Sources {
     /// Where those searches' scores are kept: read when the file exists (for the same
     /// games and depth), else written.
     pub labels: Option<PathBuf>,
+    /// A teacher's scored positions (`game::gomoku::dataset`): fitted for the evaluation
+    /// beside the games, and alone for the move policy.
+    pub teacher: Vec<PathBuf>,
 }
 
 /// Writes the labelling searches' scores, a line a game: the depth, the game's move
@@ -539,6 +551,34 @@ pub fn tune(
             train.add(game);
         }
     }
+    let teacher = if sources.teacher.is_empty() {
+        None
+    } else {
+        let teacher = super::tune_teacher::read_teacher(&sources.teacher)?;
+        writeln!(
+            report,
+            "teacher: {} games, {} positions ({} of another size or rule skipped): {} quiet positions, {} policy choices",
+            teacher.games,
+            teacher.samples,
+            teacher.skipped,
+            teacher.train.positions.len() + teacher.holdout.positions.len(),
+            teacher.train_choices.len() + teacher.holdout_choices.len(),
+        )
+        .map_err(io)?;
+        let names: Vec<String> = sources.teacher.iter().map(|p| file_name(p)).collect();
+        described.push(format!(
+            "{} teacher games ({} positions) of {}",
+            teacher.games,
+            teacher.samples,
+            names.join(", ")
+        ));
+        Some(teacher)
+    };
+    let choices = teacher.map(|mut teacher| {
+        train.append(std::mem::take(&mut teacher.train));
+        holdout.append(std::mem::take(&mut teacher.holdout));
+        teacher
+    });
     if train.positions.is_empty() || holdout.positions.is_empty() {
         return Err(format!(
             "{} positions to fit and {} to hold out: too few to tune",
@@ -582,6 +622,13 @@ pub fn tune(
             holdout.log_loss_against(tables, scale, |p| p.result),
         )
         .map_err(io)?;
+    }
+    if let Some(data) = choices
+        .as_ref()
+        .filter(|data| !data.train_choices.is_empty())
+    {
+        let policy = super::tune_teacher::fit_policy(&data.train_choices, POLICY_ITERATIONS);
+        super::tune_teacher::report_policy(data, &policy, report).map_err(io)?;
     }
     if let Some(output) = output {
         let provenance = format!("Fitted to {};\nscale {scale:.0}.", described.join(",\n"));

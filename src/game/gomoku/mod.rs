@@ -12,6 +12,7 @@ mod eval;
 mod eval_table;
 mod exact;
 pub mod pattern;
+pub mod policy;
 mod quiesce;
 mod renju;
 mod search;
@@ -27,6 +28,7 @@ use super::{Game, GameError, Move, Outcome, Side};
 use crate::text::quote;
 
 pub use self::eval::{EvalTables, Features, THREAT_MASKS, WEIGHTS, Weights};
+pub use self::policy::PolicyTables;
 pub use self::search::WIN;
 
 /// Which game of the family, with its own options.
@@ -291,6 +293,8 @@ struct PointInfo {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Combined {
     threat: u8,
+    /// The point's `PointClass` for this colour (the move policy's feature).
+    class: u16,
     /// The move order's value of a stone there (`eval::point_value`).
     value: i16,
     /// The evaluation's value of the point (`eval_table::POINT_VALUES`): as the side to
@@ -316,6 +320,7 @@ impl Combination {
                     let threat = Threat::from_patterns(patterns);
                     Combined {
                         threat: threat as u8,
+                        class: PointClass::of(patterns).0,
                         value: eval::point_value(patterns, threat),
                         role_value: eval_table::POINT_VALUES[PointClass::of(patterns).0 as usize],
                     }
@@ -373,6 +378,8 @@ pub struct Gomoku {
 /// threat counts and potentials from before the move.
 #[derive(Clone, Copy, Debug)]
 struct Mark {
+    /// The move's field.
+    field: u16,
     first_change: usize,
     threat_count: [[u16; 9]; 2],
     potential: [i32; 2],
@@ -529,6 +536,18 @@ impl Gomoku {
 
     /// How valuable the empty `field` is for `side` (its patterns' weights).
     #[inline]
+    /// The `PointClass` of a stone of `side` on the empty `field` (0 when occupied).
+    pub fn class(&self, side: Side, field: usize) -> PointClass {
+        PointClass(self.info[self.point(field)].colours[side.index()].class)
+    }
+
+    /// The last `N` moves made in this game (not stones set up), the latest first.
+    pub fn recent_moves<const N: usize>(&self) -> [Option<Move>; N] {
+        std::array::from_fn(|i| {
+            (self.marks.len().checked_sub(i + 1)).map(|at| Move::new(self.marks[at].field))
+        })
+    }
+
     pub fn value(&self, side: Side, field: usize) -> i32 {
         self.info[self.point(field)].colours[side.index()].value as i32
     }
@@ -868,6 +887,7 @@ impl Gomoku {
                     let role_value = eval_table::POINT_VALUES[PointClass::of(patterns).0 as usize];
                     let direct = Combined {
                         threat: threat as u8,
+                        class: PointClass::of(patterns).0,
                         value: eval::point_value(patterns, threat),
                         role_value,
                     };
@@ -1001,6 +1021,7 @@ impl Game for Gomoku {
         };
         let side = self.side;
         self.marks.push(Mark {
+            field: field as u16,
             first_change: self.changes.len(),
             threat_count: self.threat_count,
             potential: self.potential,
