@@ -36,6 +36,11 @@ struct Cli {
     /// sharing a machine (arenas, `arbor match --concurrency`) do not compete for cores.
     #[arg(long, default_value_t = 1, value_parser = bounds::threads)]
     threads: usize,
+    /// With several threads, moves of a node the exact solver searches alone before it
+    /// shares out the rest, 1 to 32 (Jamboree search, as `set jamboree`; 1 is young
+    /// brothers wait).
+    #[arg(long, default_value_t = 1, value_parser = bounds::jamboree)]
+    jamboree: usize,
     /// Milliseconds kept back from every move for pipes and scheduling (as `set
     /// overhead`).
     #[arg(long, default_value_t = DEFAULT_MOVE_OVERHEAD.as_millis() as u64, value_parser = overhead_ms)]
@@ -244,6 +249,10 @@ struct SolveArgs {
     /// Solver threads, 1 to 256; default: the machine's cores.
     #[arg(long, default_value_t = bounds::available_threads(), value_parser = bounds::threads)]
     threads: usize,
+    /// With several threads, moves of a node searched alone before the rest are shared
+    /// out, 1 to 32 (Jamboree search; 1 is young brothers wait).
+    #[arg(long, default_value_t = 1, value_parser = bounds::jamboree)]
+    jamboree: usize,
 }
 
 #[derive(Subcommand)]
@@ -308,6 +317,7 @@ impl Cli {
             seed: self.seed,
             hash_mb: self.hash,
             threads: self.threads,
+            jamboree: self.jamboree,
             move_overhead: Duration::from_millis(self.overhead),
             book: self.book,
             book_spread: self.book_spread,
@@ -472,10 +482,17 @@ impl SolveArgs {
     fn run(self) -> Result<(), String> {
         match self.file {
             // clap refuses a file with --jsonl.
-            Some(file) => arbor::cli::solve::run_path(&file, self.hash, self.threads),
+            Some(file) => {
+                arbor::cli::solve::run_path(&file, self.hash, self.threads, self.jamboree)
+            }
             None => {
                 let (input, out) = (&mut io::stdin().lock(), &mut io::stdout());
-                arbor::cli::tasks::run(input, out, self.hash, self.threads).map(|_| ())
+                let options = arbor::cli::tasks::Options {
+                    megabytes: self.hash,
+                    threads: self.threads,
+                    jamboree: self.jamboree,
+                };
+                arbor::cli::tasks::run(input, out, &options).map(|_| ())
             }
         }
     }

@@ -86,6 +86,27 @@ struct Answer {
     error: Option<String>,
 }
 
+/// How the tasks are solved.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Memory for the solver (three quarters) and the depth-limited search, MiB.
+    pub megabytes: usize,
+    pub threads: usize,
+    /// Moves of a node the solver searches alone before a split (Jamboree).
+    pub jamboree: usize,
+}
+
+impl Options {
+    /// `megabytes` MiB and `threads` threads, young brothers wait.
+    pub fn new(megabytes: usize, threads: usize) -> Options {
+        Options {
+            megabytes,
+            threads,
+            jamboree: 1,
+        }
+    }
+}
+
 /// Totals over the stream.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct TasksReport {
@@ -94,20 +115,19 @@ pub struct TasksReport {
 }
 
 /// Reads tasks from `input` until it ends and writes a result or an error line for each
-/// (blank and `%` lines are skipped), solving and searching with `threads` threads.
-/// `megabytes` is the memory for the solver (three quarters) and the depth-limited
-/// search; tables are kept from task to task, which changes node counts and times, never
-/// results.
+/// (blank and `%` lines are skipped), solving and searching as `options` say; tables
+/// are kept from task to task, which changes node counts and times, never results.
 pub fn run(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
-    megabytes: usize,
-    threads: usize,
+    options: &Options,
 ) -> Result<TasksReport, String> {
     // As in the engine core: no more threads than the cores run at once.
-    let threads = crate::bounds::runnable_threads(threads);
+    let threads = crate::bounds::runnable_threads(options.threads);
+    let megabytes = options.megabytes;
     let mut solver = Solver::try_new((megabytes - megabytes / 4) << 20)?;
     Othello::set_solver_threads(&mut solver, threads);
+    solver.set_jamboree(options.jamboree);
     let mut searcher: Option<Searcher<Othello>> = None;
     let search_mb = (megabytes / 4).max(1);
     let mut report = TasksReport::default();
@@ -351,7 +371,7 @@ mod tests {
 
     fn results(input: &str) -> Vec<Value> {
         let mut out = Vec::new();
-        run(&mut input.as_bytes(), &mut out, 4, 1).unwrap();
+        run(&mut input.as_bytes(), &mut out, &Options::new(4, 1)).unwrap();
         String::from_utf8(out)
             .unwrap()
             .lines()
