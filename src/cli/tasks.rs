@@ -2,7 +2,9 @@
 //! line, for campaigns that split a game into many positions (book building, the weak
 //! solution's task lists). A bad task gets an error line and the rest go on.
 
+use std::collections::HashSet;
 use std::io::{BufRead, Read, Write};
+use std::path::Path;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
@@ -15,6 +17,7 @@ use crate::game::othello::search::DISC;
 use crate::game::othello::{Othello, Rule};
 use crate::game::roles::Solve;
 use crate::game::{Game, Move, Side};
+use crate::harness::campaign::Shard;
 use crate::search::Searcher;
 use crate::search::limits::Limits;
 use crate::stop::Stop;
@@ -50,6 +53,8 @@ enum Depth {
 }
 
 struct Task {
+    /// [`task_key`]: what the task asks.
+    key: String,
     id: Option<Value>,
     game: Othello,
     window: Option<(i32, i32)>,
@@ -67,6 +72,11 @@ struct Answer {
     position: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     rule: Option<&'static str>,
+    /// The task's window, echoed: a result names the question it answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    alpha: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    beta: Option<i32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     depth: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -94,17 +104,86 @@ pub struct Options {
     pub threads: usize,
     /// Moves of a node the solver searches alone before a split (Jamboree).
     pub jamboree: usize,
+    /// The slice of the task lines this run takes (line N belongs to shard
+    /// `(N - 1) mod count + 1`).
+    pub shard: Shard,
+    /// Tasks already answered (their [`task_key`]s): skipped without an answer.
+    pub answered: HashSet<String>,
 }
 
 impl Options {
-    /// `megabytes` MiB and `threads` threads, young brothers wait.
+    /// `megabytes` MiB and `threads` threads, young brothers wait, every task.
     pub fn new(megabytes: usize, threads: usize) -> Options {
         Options {
             megabytes,
             threads,
             jamboree: 1,
+            shard: Shard::WHOLE,
+            answered: HashSet::new(),
         }
     }
+}
+
+/// What identifies a task's question: position, rule, window and depth (not its id or
+/// line), so that a result answers every task that asks the same.
+fn task_key(
+    position: &str,
+    rule: &str,
+    alpha: Option<i64>,
+    beta: Option<i64>,
+    depth: &Value,
+) -> String {
+    format!("{position}|{rule}|{alpha:?}|{beta:?}|{depth}")
+}
+
+/// For `--resume`: the tasks a results file has answered (error lines do not count),
+/// after cutting off an unfinished last line; whether one was cut.
+pub fn answered(path: &Path) -> Result<(HashSet<String>, bool), String> {
+    let name = path.display();
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(error) => return Err(format!("{name}: {error}")),
+    };
+    let complete = bytes
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |end| end + 1);
+    let mut keys = HashSet::new();
+    for (number, line) in bytes[..complete].split(|&b| b == b'\n').enumerate() {
+        let place = || format!("{name}:{}", number + 1);
+        let line = std::str::from_utf8(line).map_err(|_| format!("{}: not UTF-8", place()))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let result: Value = serde_json::from_str(line)
+            .map_err(|e| format!("{}: not a result line: {e}", place()))?;
+        if result.get("error").is_some() {
+            continue;
+        }
+        let (Some(position), Some(rule), Some(depth)) = (
+            result.get("position").and_then(Value::as_str),
+            result.get("rule").and_then(Value::as_str),
+            result.get("depth"),
+        ) else {
+            return Err(format!(
+                "{}: a result needs position, rule and depth",
+                place()
+            ));
+        };
+        let alpha = result.get("alpha").and_then(Value::as_i64);
+        let beta = result.get("beta").and_then(Value::as_i64);
+        keys.insert(task_key(position, rule, alpha, beta, depth));
+    }
+    let cut = complete < bytes.len();
+    if cut {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|handle| handle.set_len(complete as u64))
+            .map_err(|e| format!("{name}: {e}"))?;
+    }
+    Ok((keys, cut))
 }
 
 /// Totals over the stream.
@@ -112,6 +191,8 @@ impl Options {
 pub struct TasksReport {
     pub solved: usize,
     pub failed: usize,
+    /// Tasks skipped as answered before (`--resume`) or in another shard.
+    pub skipped: usize,
 }
 
 /// Reads tasks from `input` until it ends and writes a result or an error line for each
@@ -141,6 +222,16 @@ pub fn run(
         if read == 0 {
             break;
         }
+        if !options.shard.owns(number - 1) {
+            // Another shard's line: read past it (long lines too).
+            if bytes.len() > MAX_LINE && !bytes.ends_with(b"\n") {
+                input
+                    .read_until(b'\n', &mut Vec::new())
+                    .map_err(|e| format!("reading tasks: {e}"))?;
+            }
+            report.skipped += 1;
+            continue;
+        }
         let mut result = Answer {
             line: number,
             ..Answer::default()
@@ -157,6 +248,10 @@ pub fn run(
                 Err(_) => Err("the line is not UTF-8 text".to_string()),
                 Ok(line) => match parse_task(line) {
                     Ok(None) => continue,
+                    Ok(Some(task)) if options.answered.contains(&task.key) => {
+                        report.skipped += 1;
+                        continue;
+                    }
                     Ok(Some(task)) => {
                         result.id.clone_from(&task.id);
                         solve_task(
@@ -203,6 +298,13 @@ fn parse_task(line: &str) -> Result<Option<Task>, String> {
         return Ok(parse_obf_line(line)
             .map_err(|e| e.to_string())?
             .map(|position| Task {
+                key: task_key(
+                    &position.game.to_board_string(),
+                    position.game.rule().name(),
+                    None,
+                    None,
+                    &json!("exact"),
+                ),
                 id: None,
                 game: position.game,
                 window: None,
@@ -277,7 +379,18 @@ fn parse_task(line: &str) -> Result<Option<Task>, String> {
             task.depth.as_ref().map_or(String::new(), Value::to_string)
         ));
     }
+    let key = task_key(
+        &game.to_board_string(),
+        game.rule().name(),
+        window.map(|w| w.0 as i64),
+        window.map(|w| w.1 as i64),
+        &match depth {
+            Depth::Exact => json!("exact"),
+            Depth::Plies(plies) => json!(plies),
+        },
+    );
     Ok(Some(Task {
+        key,
         id: task.id,
         game,
         window,
@@ -296,6 +409,8 @@ fn solve_task(
     let game = &task.game;
     result.position = Some(game.to_board_string());
     result.rule = Some(game.rule().name());
+    result.alpha = task.window.map(|w| w.0);
+    result.beta = task.window.map(|w| w.1);
     let start = Instant::now();
     match task.depth {
         Depth::Exact => {
