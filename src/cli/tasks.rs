@@ -524,6 +524,40 @@ mod tests {
         assert_eq!(around["id"], 7);
     }
 
+    /// A result echoes its window, and `answered` (from a results file) and a shard
+    /// skip tasks without an answer; an unfinished last line is cut off.
+    #[test]
+    fn answered_tasks_and_other_shards_are_skipped() {
+        let tasks = format!(
+            "{{\"position\":\"{FOUR}\",\"alpha\":-3,\"beta\":3}}\n{{\"position\":\"{FOUR}\"}}\n"
+        );
+        let first = &results(&tasks)[0];
+        assert_eq!((&first["alpha"], &first["beta"]), (&json!(-3), &json!(3)));
+        let path = std::env::temp_dir().join(format!("arbor-answered-{}", std::process::id()));
+        std::fs::write(&path, format!("{first}\n{{\"line\":2,\"posi")).unwrap();
+        let (done, cut) = answered(&path).unwrap();
+        assert!(cut && done.len() == 1);
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            format!("{first}\n")
+        );
+        let _ = std::fs::remove_file(&path);
+        let mut options = Options::new(4, 1);
+        options.answered = done;
+        let mut out = Vec::new();
+        let report = run(&mut tasks.as_bytes(), &mut out, &options).unwrap();
+        assert_eq!((report.solved, report.skipped), (1, 1));
+        let line: Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!((&line["line"], &line["alpha"]), (&json!(2), &Value::Null));
+        options.answered.clear();
+        options.shard = Shard::parse("2/2").unwrap();
+        let mut out = Vec::new();
+        let report = run(&mut tasks.as_bytes(), &mut out, &options).unwrap();
+        assert_eq!((report.solved, report.skipped), (1, 1));
+        let error = answered(Path::new("/")).unwrap_err();
+        assert!(error.starts_with("/:"), "{error}");
+    }
+
     #[test]
     fn bad_tasks_get_an_error_and_the_rest_go_on() {
         let input = format!(
