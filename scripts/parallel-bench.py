@@ -5,9 +5,13 @@ Parts (each prints medians over RUNS runs and the ratio to 1 thread):
   ffo       `arbor solve --threads T` on an OBF file (default FFO #40-#49): time and nodes
   midgame   `go depth D` on 20 Othello positions after 20 plies of WTHOR games: time
   tictactoe `solve` of 4x4 tic-tac-toe from the start: time and nodes
+  tictactoe5 `solve` of 5x5 tic-tac-toe after c3 b2 d4 b4 b3 (20 empty points)
 
 Usage: scripts/parallel-bench.py [--threads 1,2] [--runs 3] [--parts ffo,midgame,tictactoe]
-       [--obf FILE] [--depth 11] [--binary target/release/arbor]
+       [--jamboree 1,2,4] [--obf FILE] [--depth 11] [--binary target/release/arbor]
+--jamboree runs each thread count above 1 with each Jamboree setting (moves of a node the
+exact solvers search alone before a split); the runs of all settings alternate, so that a
+change in the machine's load falls on each alike.
 Reference data comes from ../shared; a part whose data is absent is skipped.
 """
 
@@ -26,9 +30,9 @@ SHARED = os.path.join(os.path.dirname(ROOT), "shared", "data", "othello")
 class Engine:
     """An arbor process spoken to over the native protocol."""
 
-    def __init__(self, binary, threads):
+    def __init__(self, binary, threads, jamboree=1):
         self.process = subprocess.Popen(
-            [binary, "--threads", str(threads)],
+            [binary, "--threads", str(threads), "--jamboree", str(jamboree)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -63,9 +67,10 @@ def field(info, key):
     return int(match.group(1)) if match else 0
 
 
-def ffo(binary, threads, obf):
+def ffo(binary, threads, obf, jamboree=1):
     out = subprocess.run(
-        [binary, "solve", "--hash", "640", "--threads", str(threads), obf],
+        [binary, "solve", "--hash", "640", "--threads", str(threads),
+         "--jamboree", str(jamboree), obf],
         capture_output=True,
         text=True,
         check=True,
@@ -108,14 +113,16 @@ def midgame(binary, threads, positions, depth):
     return seconds, nodes
 
 
-def tictactoe(binary, threads):
-    engine = Engine(binary, threads)
-    engine.ask("newgame tictactoe size=4")
+def tictactoe(binary, threads, jamboree=1, size=4, moves=()):
+    engine = Engine(binary, threads, jamboree)
+    engine.ask(f"newgame tictactoe size={size}")
+    for move in moves:
+        engine.ask(f"move {move}")
     start = time.monotonic()
     infos, reply = engine.ask("solve")
     seconds = time.monotonic() - start
     engine.close()
-    assert reply == "= a1 draw" or reply.endswith(" draw"), reply
+    assert reply.startswith("= "), reply
     return seconds, field(infos[-1], "nodes")
 
 
@@ -124,6 +131,7 @@ def main():
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--parts", default="ffo,midgame,tictactoe")
+    parser.add_argument("--jamboree", default="1")
     parser.add_argument("--obf", default=None)
     parser.add_argument("--depth", type=int, default=11)
     parser.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "arbor"))
@@ -131,6 +139,8 @@ def main():
     if args.binary.endswith(os.path.join("release", "arbor")):
         subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
     threads = [int(t) for t in args.threads.split(",")]
+    jamborees = [int(j) for j in args.jamboree.split(",")]
+    configs = [(t, j) for t in threads for j in (jamborees if t > 1 else [1])]
     parts = args.parts.split(",")
 
     obf = args.obf
@@ -143,12 +153,16 @@ def main():
     positions = midgame_positions()
 
     jobs = {
-        "ffo": (obf is not None, lambda t: ffo(args.binary, t, obf)),
+        "ffo": (obf is not None, lambda t, j: ffo(args.binary, t, obf, j)),
         "midgame": (
             positions is not None,
-            lambda t: midgame(args.binary, t, positions, args.depth),
+            lambda t, j: midgame(args.binary, t, positions, args.depth),
         ),
-        "tictactoe": (True, lambda t: tictactoe(args.binary, t)),
+        "tictactoe": (True, lambda t, j: tictactoe(args.binary, t, j)),
+        "tictactoe5": (
+            True,
+            lambda t, j: tictactoe(args.binary, t, j, 5, "c3 b2 d4 b4 b3".split()),
+        ),
     }
     for part in parts:
         available, job = jobs[part]
@@ -156,14 +170,18 @@ def main():
             print(f"{part}: skipped (reference data lives in ../shared)")
             continue
         base = None
-        for count in threads:
-            results = [job(count) for _ in range(args.runs)]
+        runs = {config: [] for config in configs}
+        for _ in range(args.runs):
+            for config in configs:
+                runs[config].append(job(*config))
+        for (count, jamboree), results in runs.items():
             seconds = statistics.median(r[0] for r in results)
             nodes = statistics.median(r[1] for r in results)
             if base is None:
                 base = (seconds, nodes)
+            label = f" jamboree {jamboree}" if len(jamborees) > 1 and count > 1 else ""
             print(
-                f"{part:9} threads {count:2}  median time {seconds:8.3f} s  "
+                f"{part:9} threads {count:2}{label}  median time {seconds:8.3f} s  "
                 f"nodes {nodes:14.0f}  speedup {base[0] / seconds:5.2f}x  "
                 f"node overhead {100 * (nodes / base[1] - 1):+6.1f}%  "
                 f"(times {', '.join(f'{r[0]:.3f}' for r in results)})",

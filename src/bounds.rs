@@ -18,6 +18,9 @@ pub const MAX_PERFT_DEPTH: u32 = 60;
 pub const MAX_LEVEL: u32 = 60;
 /// Most search threads (`set threads`, `--threads`, Gomocup `INFO thread_num`).
 pub const MAX_THREADS: usize = 256;
+/// Most children an exact solver searches alone before a split (`set jamboree`,
+/// `--jamboree`): a node has no more moves than this in practice.
+pub const MAX_JAMBOREE: usize = 32;
 /// Largest memory budget for the engine's tables, MiB.
 pub const MAX_HASH_MB: usize = 1 << 20;
 /// Largest time kept back from every move for pipes and scheduling.
@@ -37,6 +40,11 @@ pub const MAX_IDLE_SECONDS: u64 = 86_400;
 /// socket each), and 128 × 4 beside the other connections stays under the usual limit of
 /// 1024 open files.
 pub const MAX_SESSIONS: usize = 128;
+
+/// Children searched alone before a split (Jamboree), 1 to [`MAX_JAMBOREE`].
+pub fn jamboree(text: &str) -> Result<usize, String> {
+    number_in(text, 1, MAX_JAMBOREE as u64, "").map(|n| n as usize)
+}
 
 /// A search thread count, 1 to [`MAX_THREADS`].
 pub fn threads(text: &str) -> Result<usize, String> {

@@ -9,6 +9,7 @@ use arbor::cli::game_args::GameArgs;
 use arbor::cli::matches::MatchArgs;
 use arbor::engine::output::stdout_error;
 use arbor::engine::{DEFAULT_HASH_MB, Settings};
+use arbor::harness::campaign::Shard;
 use arbor::players::PlayerKind;
 use arbor::protocol;
 use arbor::search::time::DEFAULT_MOVE_OVERHEAD;
@@ -36,6 +37,11 @@ struct Cli {
     /// sharing a machine (arenas, `arbor match --concurrency`) do not compete for cores.
     #[arg(long, default_value_t = 1, value_parser = bounds::threads)]
     threads: usize,
+    /// With several threads, moves of a node the exact solver searches alone before it
+    /// shares out the rest, 1 to 32 (Jamboree search, as `set jamboree`; 1 is young
+    /// brothers wait).
+    #[arg(long, default_value_t = 1, value_parser = bounds::jamboree)]
+    jamboree: usize,
     /// Milliseconds kept back from every move for pipes and scheduling (as `set
     /// overhead`).
     #[arg(long, default_value_t = DEFAULT_MOVE_OVERHEAD.as_millis() as u64, value_parser = overhead_ms)]
@@ -101,7 +107,9 @@ enum Commands {
     /// commands: any game for GTP GUIs such as GoGui and Quarry (see protocol.md).
     Gtp(GtpArgs),
     /// Solves every position of an OBF file exactly and checks the listed scores; with
-    /// --jsonl, solves tasks read from stdin and writes one JSON result per line.
+    /// --jsonl, solves tasks read from stdin and writes one JSON result per line;
+    /// `arbor solve split|merge|campaign` split positions into tasks and merge them back.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Solve(SolveArgs),
 }
 
@@ -232,7 +240,71 @@ struct GtpArgs {
 }
 
 #[derive(Args)]
+struct SplitArgs {
+    /// OBF file of the positions to split.
+    file: std::path::PathBuf,
+    /// Plies from each position to its tasks (1 to 6).
+    #[arg(long, default_value_t = 2)]
+    depth: u32,
+    /// The root window ALPHA,BETA (final margins, side to move); default: centred on a
+    /// search's estimate.
+    #[arg(long, value_parser = arbor::cli::campaign::parse_window)]
+    window: Option<(i32, i32)>,
+    /// Discs on either side of the estimate inside the default window.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(i32).range(0..=64))]
+    width: i32,
+    /// Depth of the search that estimates each position's score.
+    #[arg(long, default_value_t = 10, value_parser = bounds::fixed_depth)]
+    estimate_depth: u32,
+}
+
+#[derive(Subcommand)]
+enum SolveCommand {
+    /// Splits each position of an OBF file into tasks a few plies down, each an exact
+    /// solve within a window, for `arbor solve --jsonl`: prints the round-1 task file.
+    Split {
+        #[command(flatten)]
+        split: SplitArgs,
+        /// Memory for the estimating search, MiB.
+        #[arg(long, default_value_t = 64, value_parser = bounds::hash_mb)]
+        hash: usize,
+    },
+    /// Merges task results into each root's exact score and best move; writes the next
+    /// round's tasks (a failed window, or a node that did not cut off) to --next.
+    Merge {
+        /// The task file of the round (from `split` or a merge's --next).
+        tasks: std::path::PathBuf,
+        /// Result files of `arbor solve --jsonl` (every round's may be given).
+        #[arg(required = true)]
+        results: Vec<std::path::PathBuf>,
+        /// Where to write the next round's tasks, if any root needs more.
+        #[arg(long)]
+        next: Option<std::path::PathBuf>,
+    },
+    /// Splits, solves and merges round after round on this machine, in DIR (running it
+    /// again resumes).
+    Campaign {
+        #[command(flatten)]
+        split: SplitArgs,
+        /// Directory for the round files and results.jsonl.
+        #[arg(long)]
+        dir: std::path::PathBuf,
+        /// Memory for the solver, MiB.
+        #[arg(long, default_value_t = 640, value_parser = bounds::hash_mb)]
+        hash: usize,
+        /// Solver threads; default: the machine's cores.
+        #[arg(long, default_value_t = bounds::available_threads(), value_parser = bounds::threads)]
+        threads: usize,
+        /// Moves of a node searched alone before a split (Jamboree).
+        #[arg(long, default_value_t = 1, value_parser = bounds::jamboree)]
+        jamboree: usize,
+    },
+}
+
+#[derive(Args)]
 struct SolveArgs {
+    #[command(subcommand)]
+    command: Option<SolveCommand>,
     /// OBF file: `<64 cells> <side>; MOVE:+score; ...` per line.
     #[arg(required_unless_present = "jsonl", conflicts_with = "jsonl")]
     file: Option<std::path::PathBuf>,
@@ -241,6 +313,13 @@ struct SolveArgs {
     /// error per task.
     #[arg(long)]
     jsonl: bool,
+    /// With --jsonl: appends the results to FILE instead of stdout, skipping the tasks
+    /// it already answers (a missing FILE is created).
+    #[arg(long, requires = "jsonl")]
+    resume: Option<std::path::PathBuf>,
+    /// With --jsonl: takes only task line N with (N - 1) mod COUNT = I - 1.
+    #[arg(long, requires = "jsonl", value_parser = Shard::parse)]
+    shard: Option<Shard>,
     /// Memory for the engine's tables, MiB (the solver gets three quarters; emptied
     /// before each position).
     #[arg(long, default_value_t = 640, value_parser = bounds::hash_mb)]
@@ -248,6 +327,10 @@ struct SolveArgs {
     /// Solver threads, 1 to 256; default: the machine's cores.
     #[arg(long, default_value_t = bounds::available_threads(), value_parser = bounds::threads)]
     threads: usize,
+    /// With several threads, moves of a node searched alone before the rest are shared
+    /// out, 1 to 32 (Jamboree search; 1 is young brothers wait).
+    #[arg(long, default_value_t = 1, value_parser = bounds::jamboree)]
+    jamboree: usize,
 }
 
 #[derive(Subcommand)]
@@ -312,6 +395,7 @@ impl Cli {
             seed: self.seed,
             hash_mb: self.hash,
             threads: self.threads,
+            jamboree: self.jamboree,
             move_overhead: Duration::from_millis(self.overhead),
             book: self.book,
             book_spread: self.book_spread,
@@ -473,14 +557,95 @@ impl GtpArgs {
     }
 }
 
+impl SplitArgs {
+    fn options(&self, hash_mb: usize) -> arbor::cli::campaign::SplitOptions {
+        arbor::cli::campaign::SplitOptions {
+            depth: self.depth,
+            window: self.window,
+            width: self.width,
+            estimate_depth: self.estimate_depth,
+            hash_mb: hash_mb.min(256),
+        }
+    }
+}
+
+impl SolveCommand {
+    fn run(self) -> Result<(), String> {
+        use arbor::cli::campaign;
+        match self {
+            SolveCommand::Split { split, hash } => {
+                let out = &mut io::stdout().lock();
+                campaign::split(&split.file, &split.options(hash), out, &mut io::stderr())
+            }
+            SolveCommand::Merge {
+                tasks,
+                results,
+                next,
+            } => {
+                let report = campaign::merge(&tasks, &results, next.as_deref(), &mut io::stdout())?;
+                match report.mismatches {
+                    0 => Ok(()),
+                    n => Err(format!("{n} exact scores disagree with the scores listed")),
+                }
+            }
+            SolveCommand::Campaign {
+                split,
+                dir,
+                hash,
+                threads,
+                jamboree,
+            } => {
+                let options = arbor::cli::tasks::Options {
+                    jamboree,
+                    ..arbor::cli::tasks::Options::new(hash, threads)
+                };
+                let out = &mut io::stdout();
+                let report = campaign::run(&split.file, &dir, &split.options(hash), &options, out)?;
+                match report.mismatches {
+                    0 => Ok(()),
+                    n => Err(format!("{n} exact scores disagree with the scores listed")),
+                }
+            }
+        }
+    }
+}
+
 impl SolveArgs {
     fn run(self) -> Result<(), String> {
+        if let Some(command) = self.command {
+            return command.run();
+        }
         match self.file {
             // clap refuses a file with --jsonl.
-            Some(file) => arbor::cli::solve::run_path(&file, self.hash, self.threads),
+            Some(file) => {
+                arbor::cli::solve::run_path(&file, self.hash, self.threads, self.jamboree)
+            }
             None => {
-                let (input, out) = (&mut io::stdin().lock(), &mut io::stdout());
-                arbor::cli::tasks::run(input, out, self.hash, self.threads).map(|_| ())
+                let input = &mut io::stdin().lock();
+                let mut options = arbor::cli::tasks::Options {
+                    jamboree: self.jamboree,
+                    shard: self.shard.unwrap_or(Shard::WHOLE),
+                    ..arbor::cli::tasks::Options::new(self.hash, self.threads)
+                };
+                let Some(path) = self.resume else {
+                    return arbor::cli::tasks::run(input, &mut io::stdout(), &options).map(|_| ());
+                };
+                let (answered, cut) = arbor::cli::tasks::answered(&path)?;
+                if cut {
+                    eprintln!("{}: an unfinished last line was cut off", path.display());
+                }
+                let before = answered.len();
+                options.answered = answered;
+                let mut file = arbor::files::open_append(&path).map_err(|e| e.to_string())?;
+                let report = arbor::cli::tasks::run(input, &mut file, &options)?;
+                eprintln!(
+                    "solved {} tasks ({} failed), skipped {} (answered before: {before} results, or another shard) -> {}",
+                    report.solved,
+                    report.failed,
+                    report.skipped,
+                    path.display()
+                );
+                Ok(())
             }
         }
     }

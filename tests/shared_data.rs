@@ -86,6 +86,7 @@ fn ffo_1_to_19(text: &str) -> Result<(), Failed> {
         text,
         20,
         1,
+        1,
         &mut out,
         &mut std::io::stderr(),
     )?;
@@ -241,6 +242,7 @@ fn ffo_20_to_36(text: &str) -> Result<(), Failed> {
         "fforum-20-39.obf",
         &text,
         20,
+        1,
         1,
         &mut out,
         &mut std::io::stderr(),

@@ -19,6 +19,11 @@ joined in shard order into one dataset file (DIR/selfplay.txt), byte for byte th
 missing shards. Without Ray (not installed, or --local) the shards are played here one
 after another, each with all the cores.
 
+campaign: the rounds of an `arbor solve split` campaign in --dir: each round's tasks
+not yet answered in DIR/results.jsonl are dealt to Ray tasks as above, their results
+appended as each finishes, then `arbor solve merge` gives the exact scores or the next
+round's tasks (DIR/round-N.jsonl), until every root is exact. Running it again resumes.
+
 Every machine of the cluster needs the arbor binary (and the engines of a match) at
 the same paths.
 """
@@ -299,6 +304,76 @@ def run_selfplay(ray, args):
           f"({time.monotonic() - start:.1f} s)", flush=True)
 
 
+def task_key(task):
+    """What a task asks (as `arbor solve --jsonl --resume` matches it)."""
+    return (task["position"], task.get("rule", "normal"), task.get("alpha"), task.get("beta"))
+
+
+def answered_keys(path):
+    """The tasks a results file answers; an unfinished last line is cut off."""
+    if not path.exists():
+        return set()
+    data = path.read_bytes()
+    complete = data.rfind(b"\n") + 1
+    if complete < len(data):
+        with open(path, "r+b") as file:
+            file.truncate(complete)
+        print(f"{path}: an unfinished last line was cut off", flush=True)
+    keys = set()
+    for line in data[:complete].decode("utf-8").splitlines():
+        if line.strip():
+            result = json.loads(line)
+            if "error" not in result and result.get("depth") == "exact":
+                keys.add(task_key(result))
+    return keys
+
+
+def run_campaign(ray, args):
+    out = Path(args.dir)
+    results = out / "results.jsonl"
+    if not (out / "round-1.jsonl").exists():
+        sys.exit(f"arbor_ray: no {out / 'round-1.jsonl'}: write it with arbor solve split FILE > it")
+    chunk = ray.remote(num_cpus=1)(solve_chunk)
+    start = time.monotonic()
+    round_number = 1
+    while (out / f"round-{round_number + 1}.jsonl").exists():
+        round_number += 1
+    while True:
+        tasks_path = out / f"round-{round_number}.jsonl"
+        lines = [line for line in tasks_path.read_text().splitlines() if line.startswith("{")]
+        done = answered_keys(results)
+        todo = [line + "\n" for line in lines if task_key(json.loads(line)) not in done]
+        chunks = max(1, min(args.chunks, len(todo)))
+        dealt = [todo[index::chunks] for index in range(chunks)] if todo else []
+        refs = {chunk.remote(args.arbor, args.hash, part): part for part in dealt}
+        round_start = time.monotonic()
+        finished = 0
+        while refs:
+            ready, _ = ray.wait(list(refs), num_returns=1)
+            part = refs.pop(ready[0])
+            try:
+                answers = ray.get(ready[0])
+            except Exception as error:  # the task's own error, raised again by Ray
+                for ref in refs:
+                    ray.cancel(ref)
+                sys.exit(f"arbor_ray: a solve chunk failed: {error}")
+            if len(answers) != len(part):
+                raise RuntimeError(f"a chunk of {len(part)} tasks gave {len(answers)} answers")
+            with open(results, "a", encoding="utf-8") as file:
+                file.write("".join(answer + "\n" for answer in answers))
+            finished += len(part)
+            print(f"round {round_number}: {finished}/{len(todo)} tasks "
+                  f"({time.monotonic() - round_start:.1f} s)", flush=True)
+        following = out / f"round-{round_number + 1}.jsonl"
+        merged = run_arbor([args.arbor, "solve", "merge", str(tasks_path), str(results),
+                            "--next", str(following)])
+        print(merged, end="", flush=True)
+        if not following.exists():
+            break
+        round_number += 1
+    print(f"runner: {time.monotonic() - start:.1f} s", flush=True)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--address", help="a running cluster (`auto`, or HOST:6379); default: a local one")
@@ -323,6 +398,10 @@ def main(argv=None):
     selfplay.add_argument("--parallel", type=int, help="shards at once (default: the cluster's CPUs)")
     selfplay.add_argument("--local", action="store_true", help="without Ray: the shards one after another here")
     selfplay.add_argument("selfplay_args", nargs=argparse.REMAINDER, help="-- then arbor selfplay options")
+    campaign = commands.add_parser("campaign", help="the rounds of an arbor solve split campaign")
+    campaign.add_argument("--dir", required=True, help="holds round-1.jsonl (arbor solve split); results go here")
+    campaign.add_argument("--chunks", type=int, default=64, help="Ray tasks per round at most")
+    campaign.add_argument("--hash", type=int, default=256, help="MiB per arbor process")
     args = parser.parse_args(argv)
     if args.command == "selfplay":
         if args.selfplay_args[:1] == ["--"]:
@@ -364,6 +443,8 @@ def main(argv=None):
             run_match(ray, args)
         elif args.command == "selfplay":
             run_selfplay(ray, args)
+        elif args.command == "campaign":
+            run_campaign(ray, args)
         else:
             run_solve(ray, args)
     except RuntimeError as error:  # arbor refused (a merge of another match's files)

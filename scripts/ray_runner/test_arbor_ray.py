@@ -144,6 +144,23 @@ def main():
         check(got[13]["line"] == 15, got[13])
         print("ok: a solve campaign on Ray gives what arbor solve --jsonl gives")
 
+        # A split campaign: FFO #1 and #2 in a window both fail (their scores, +18 and
+        # +10, are below it), merged round after round to the scores the suite lists.
+        obf = scratch / "ffo.obf"
+        obf.write_text(
+            "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;\n"
+            "-XXXXXX---XOOOO--XOXXOOX-OOOOOOOOOOOXXOOOOOXXOOX--XXOO----XXXXX- X; A4:+10;\n")
+        (scratch / "c").mkdir()
+        split = run([arbor, "solve", "split", "--depth", "2", "--window", "20,30", str(obf)])
+        (scratch / "c" / "round-1.jsonl").write_text(split)
+        campaign = run(runner + ["campaign", "--dir", str(scratch / "c"), "--chunks", "4", "--hash", "16"])
+        check("ffo.obf:1  exact +18  best g8  expected +18 ok" in campaign, campaign)
+        check("ffo.obf:2  exact +10  best a4  expected +10 ok" in campaign, campaign)
+        check((scratch / "c" / "round-2.jsonl").exists(), "the failed window took another round")
+        again = run(runner + ["campaign", "--dir", str(scratch / "c"), "--hash", "16"])
+        check("0/0 tasks" not in again and "all exact" in again, again)
+        print("ok: a split campaign on Ray merges to the listed scores, and resumes")
+
 
 if __name__ == "__main__":
     main()

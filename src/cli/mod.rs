@@ -4,6 +4,7 @@
 pub mod analysis;
 pub mod bench;
 pub mod book;
+pub mod campaign;
 pub mod game_args;
 pub mod matches;
 pub mod perft;

@@ -38,7 +38,7 @@ impl SuiteReport {
 
 /// Solves each position of the OBF file `name` with the engine core's solve (tables of
 /// `megabytes` MiB, emptied by a new game before each position so that every time
-/// stands alone; `threads` search threads), printing one line per position and a total
+/// stands alone; `threads` search threads, the solver's Jamboree setting `jamboree`), printing one line per position and a total
 /// line. Every line is checked first: each bad one goes to `errors` as `name:LINE:
 /// message` and the others are still solved.
 pub fn solve_file(
@@ -46,12 +46,14 @@ pub fn solve_file(
     text: &str,
     megabytes: usize,
     threads: usize,
+    jamboree: usize,
     out: &mut impl std::io::Write,
     errors: &mut dyn std::io::Write,
 ) -> Result<SuiteReport, String> {
     let settings = Settings {
         hash_mb: megabytes,
         threads,
+        jamboree,
         ..Settings::default()
     };
     let mut report = SuiteReport::default();
@@ -154,9 +156,14 @@ pub fn solve_file(
 
 /// Solves the OBF file `file` with stdout for the results, stderr for the errors; fails
 /// when a score disagrees or a line is bad.
-pub fn run_path(file: &std::path::Path, hash_mb: usize, threads: usize) -> Result<(), String> {
+pub fn run_path(
+    file: &std::path::Path,
+    hash_mb: usize,
+    threads: usize,
+    jamboree: usize,
+) -> Result<(), String> {
     let text = crate::files::read_text(file)?;
     let name = file.display().to_string();
     let (out, errors) = (&mut std::io::stdout(), &mut std::io::stderr());
-    solve_file(&name, &text, hash_mb, threads, out, errors)?.verdict(&name)
+    solve_file(&name, &text, hash_mb, threads, jamboree, out, errors)?.verdict(&name)
 }

@@ -2,7 +2,9 @@
 //! line, for campaigns that split a game into many positions (book building, the weak
 //! solution's task lists). A bad task gets an error line and the rest go on.
 
+use std::collections::HashSet;
 use std::io::{BufRead, Read, Write};
+use std::path::Path;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
@@ -15,6 +17,7 @@ use crate::game::othello::search::DISC;
 use crate::game::othello::{Othello, Rule};
 use crate::game::roles::Solve;
 use crate::game::{Game, Move, Side};
+use crate::harness::campaign::Shard;
 use crate::search::Searcher;
 use crate::search::limits::Limits;
 use crate::stop::Stop;
@@ -50,6 +53,8 @@ enum Depth {
 }
 
 struct Task {
+    /// [`task_key`]: what the task asks.
+    key: String,
     id: Option<Value>,
     game: Othello,
     window: Option<(i32, i32)>,
@@ -67,6 +72,11 @@ struct Answer {
     position: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     rule: Option<&'static str>,
+    /// The task's window, echoed: a result names the question it answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    alpha: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    beta: Option<i32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     depth: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -86,28 +96,119 @@ struct Answer {
     error: Option<String>,
 }
 
+/// How the tasks are solved.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Memory for the solver (three quarters) and the depth-limited search, MiB.
+    pub megabytes: usize,
+    pub threads: usize,
+    /// Moves of a node the solver searches alone before a split (Jamboree).
+    pub jamboree: usize,
+    /// The slice of the task lines this run takes (line N belongs to shard
+    /// `(N - 1) mod count + 1`).
+    pub shard: Shard,
+    /// Tasks already answered (their [`task_key`]s): skipped without an answer.
+    pub answered: HashSet<String>,
+}
+
+impl Options {
+    /// `megabytes` MiB and `threads` threads, young brothers wait, every task.
+    pub fn new(megabytes: usize, threads: usize) -> Options {
+        Options {
+            megabytes,
+            threads,
+            jamboree: 1,
+            shard: Shard::WHOLE,
+            answered: HashSet::new(),
+        }
+    }
+}
+
+/// What identifies a task's question: position, rule, window and depth (not its id or
+/// line), so that a result answers every task that asks the same.
+fn task_key(
+    position: &str,
+    rule: &str,
+    alpha: Option<i64>,
+    beta: Option<i64>,
+    depth: &Value,
+) -> String {
+    format!("{position}|{rule}|{alpha:?}|{beta:?}|{depth}")
+}
+
+/// For `--resume`: the tasks a results file has answered (error lines do not count),
+/// after cutting off an unfinished last line; whether one was cut.
+pub fn answered(path: &Path) -> Result<(HashSet<String>, bool), String> {
+    let name = path.display();
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(error) => return Err(format!("{name}: {error}")),
+    };
+    let complete = bytes
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |end| end + 1);
+    let mut keys = HashSet::new();
+    for (number, line) in bytes[..complete].split(|&b| b == b'\n').enumerate() {
+        let place = || format!("{name}:{}", number + 1);
+        let line = std::str::from_utf8(line).map_err(|_| format!("{}: not UTF-8", place()))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let result: Value = serde_json::from_str(line)
+            .map_err(|e| format!("{}: not a result line: {e}", place()))?;
+        if result.get("error").is_some() {
+            continue;
+        }
+        let (Some(position), Some(rule), Some(depth)) = (
+            result.get("position").and_then(Value::as_str),
+            result.get("rule").and_then(Value::as_str),
+            result.get("depth"),
+        ) else {
+            return Err(format!(
+                "{}: a result needs position, rule and depth",
+                place()
+            ));
+        };
+        let alpha = result.get("alpha").and_then(Value::as_i64);
+        let beta = result.get("beta").and_then(Value::as_i64);
+        keys.insert(task_key(position, rule, alpha, beta, depth));
+    }
+    let cut = complete < bytes.len();
+    if cut {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|handle| handle.set_len(complete as u64))
+            .map_err(|e| format!("{name}: {e}"))?;
+    }
+    Ok((keys, cut))
+}
+
 /// Totals over the stream.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct TasksReport {
     pub solved: usize,
     pub failed: usize,
+    /// Tasks skipped as answered before (`--resume`) or in another shard.
+    pub skipped: usize,
 }
 
 /// Reads tasks from `input` until it ends and writes a result or an error line for each
-/// (blank and `%` lines are skipped), solving and searching with `threads` threads.
-/// `megabytes` is the memory for the solver (three quarters) and the depth-limited
-/// search; tables are kept from task to task, which changes node counts and times, never
-/// results.
+/// (blank and `%` lines are skipped), solving and searching as `options` say; tables
+/// are kept from task to task, which changes node counts and times, never results.
 pub fn run(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
-    megabytes: usize,
-    threads: usize,
+    options: &Options,
 ) -> Result<TasksReport, String> {
     // As in the engine core: no more threads than the cores run at once.
-    let threads = crate::bounds::runnable_threads(threads);
+    let threads = crate::bounds::runnable_threads(options.threads);
+    let megabytes = options.megabytes;
     let mut solver = Solver::try_new((megabytes - megabytes / 4) << 20)?;
     Othello::set_solver_threads(&mut solver, threads);
+    solver.set_jamboree(options.jamboree);
     let mut searcher: Option<Searcher<Othello>> = None;
     let search_mb = (megabytes / 4).max(1);
     let mut report = TasksReport::default();
@@ -120,6 +221,16 @@ pub fn run(
             .map_err(|e| format!("reading tasks: {e}"))?;
         if read == 0 {
             break;
+        }
+        if !options.shard.owns(number - 1) {
+            // Another shard's line: read past it (long lines too).
+            if bytes.len() > MAX_LINE && !bytes.ends_with(b"\n") {
+                input
+                    .read_until(b'\n', &mut Vec::new())
+                    .map_err(|e| format!("reading tasks: {e}"))?;
+            }
+            report.skipped += 1;
+            continue;
         }
         let mut result = Answer {
             line: number,
@@ -137,6 +248,10 @@ pub fn run(
                 Err(_) => Err("the line is not UTF-8 text".to_string()),
                 Ok(line) => match parse_task(line) {
                     Ok(None) => continue,
+                    Ok(Some(task)) if options.answered.contains(&task.key) => {
+                        report.skipped += 1;
+                        continue;
+                    }
                     Ok(Some(task)) => {
                         result.id.clone_from(&task.id);
                         solve_task(
@@ -183,6 +298,13 @@ fn parse_task(line: &str) -> Result<Option<Task>, String> {
         return Ok(parse_obf_line(line)
             .map_err(|e| e.to_string())?
             .map(|position| Task {
+                key: task_key(
+                    &position.game.to_board_string(),
+                    position.game.rule().name(),
+                    None,
+                    None,
+                    &json!("exact"),
+                ),
                 id: None,
                 game: position.game,
                 window: None,
@@ -257,7 +379,18 @@ fn parse_task(line: &str) -> Result<Option<Task>, String> {
             task.depth.as_ref().map_or(String::new(), Value::to_string)
         ));
     }
+    let key = task_key(
+        &game.to_board_string(),
+        game.rule().name(),
+        window.map(|w| w.0 as i64),
+        window.map(|w| w.1 as i64),
+        &match depth {
+            Depth::Exact => json!("exact"),
+            Depth::Plies(plies) => json!(plies),
+        },
+    );
     Ok(Some(Task {
+        key,
         id: task.id,
         game,
         window,
@@ -276,6 +409,8 @@ fn solve_task(
     let game = &task.game;
     result.position = Some(game.to_board_string());
     result.rule = Some(game.rule().name());
+    result.alpha = task.window.map(|w| w.0);
+    result.beta = task.window.map(|w| w.1);
     let start = Instant::now();
     match task.depth {
         Depth::Exact => {
@@ -351,7 +486,7 @@ mod tests {
 
     fn results(input: &str) -> Vec<Value> {
         let mut out = Vec::new();
-        run(&mut input.as_bytes(), &mut out, 4, 1).unwrap();
+        run(&mut input.as_bytes(), &mut out, &Options::new(4, 1)).unwrap();
         String::from_utf8(out)
             .unwrap()
             .lines()
@@ -387,6 +522,40 @@ mod tests {
             (&json!(score), &json!(score))
         );
         assert_eq!(around["id"], 7);
+    }
+
+    /// A result echoes its window, and `answered` (from a results file) and a shard
+    /// skip tasks without an answer; an unfinished last line is cut off.
+    #[test]
+    fn answered_tasks_and_other_shards_are_skipped() {
+        let tasks = format!(
+            "{{\"position\":\"{FOUR}\",\"alpha\":-3,\"beta\":3}}\n{{\"position\":\"{FOUR}\"}}\n"
+        );
+        let first = &results(&tasks)[0];
+        assert_eq!((&first["alpha"], &first["beta"]), (&json!(-3), &json!(3)));
+        let path = std::env::temp_dir().join(format!("arbor-answered-{}", std::process::id()));
+        std::fs::write(&path, format!("{first}\n{{\"line\":2,\"posi")).unwrap();
+        let (done, cut) = answered(&path).unwrap();
+        assert!(cut && done.len() == 1);
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            format!("{first}\n")
+        );
+        let _ = std::fs::remove_file(&path);
+        let mut options = Options::new(4, 1);
+        options.answered = done;
+        let mut out = Vec::new();
+        let report = run(&mut tasks.as_bytes(), &mut out, &options).unwrap();
+        assert_eq!((report.solved, report.skipped), (1, 1));
+        let line: Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!((&line["line"], &line["alpha"]), (&json!(2), &Value::Null));
+        options.answered.clear();
+        options.shard = Shard::parse("2/2").unwrap();
+        let mut out = Vec::new();
+        let report = run(&mut tasks.as_bytes(), &mut out, &options).unwrap();
+        assert_eq!((report.solved, report.skipped), (1, 1));
+        let error = answered(Path::new("/")).unwrap_err();
+        assert!(error.starts_with("/:"), "{error}");
     }
 
     #[test]

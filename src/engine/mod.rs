@@ -26,7 +26,7 @@ pub use self::error::EngineError;
 use self::events::Event;
 use self::job::{JobKind, Outcome, Running};
 use self::session::{Session, Task, new_session};
-use crate::bounds::{MAX_BOOK_SPREAD, MAX_HASH_MB, MAX_MOVE_OVERHEAD, MAX_THREADS};
+use crate::bounds::{MAX_BOOK_SPREAD, MAX_HASH_MB, MAX_JAMBOREE, MAX_MOVE_OVERHEAD, MAX_THREADS};
 use crate::game::roles::{Proof, ScoreValue};
 use crate::game::variant::Variant;
 use crate::game::{Move, Side};
@@ -75,6 +75,8 @@ pub struct Settings {
     pub hash_mb: usize,
     /// Search threads (`set threads`).
     pub threads: usize,
+    /// Children the exact solver searches alone before a split (`set jamboree`).
+    pub jamboree: usize,
     /// Kept back from every move for pipes and scheduling.
     pub move_overhead: Duration,
     /// Whether `go` plays from the opening book where the game has one (`set book`).
@@ -92,6 +94,7 @@ impl Default for Settings {
             seed: None,
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
+            jamboree: 1,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             book: true,
             book_spread: 0,
@@ -158,6 +161,7 @@ impl Engine {
                 settings.variant,
                 settings.hash_mb,
                 settings.threads.clamp(1, MAX_THREADS),
+                settings.jamboree.clamp(1, MAX_JAMBOREE),
             )?,
             player: settings.player,
             level: 0,
@@ -190,7 +194,8 @@ impl Engine {
         match variant {
             Some(variant) if variant != self.session.variant() => {
                 let megabytes = self.session.megabytes();
-                self.session = new_session(variant, megabytes, self.session.threads())?;
+                let (threads, jamboree) = (self.session.threads(), self.session.jamboree());
+                self.session = new_session(variant, megabytes, threads, jamboree)?;
             }
             _ => self.session.restart(),
         }
@@ -377,6 +382,24 @@ impl Engine {
             );
         }
         self.session.set_threads(threads);
+        Ok(())
+    }
+
+    pub fn jamboree(&self) -> usize {
+        self.session.jamboree()
+    }
+
+    /// With several threads, the exact solver searches the first `children` moves of a
+    /// node alone before sharing out the rest (Jamboree search); refused while a job
+    /// runs.
+    pub fn set_jamboree(&mut self, children: usize) -> Result<(), EngineError> {
+        self.ensure_idle()?;
+        if !(1..=MAX_JAMBOREE).contains(&children) {
+            return Err(EngineError::OutOfRange(format!(
+                "{children} is outside 1..={MAX_JAMBOREE}"
+            )));
+        }
+        self.session.set_jamboree(children);
         Ok(())
     }
 

@@ -44,6 +44,9 @@ pub(super) trait Session: Send {
     fn threads(&self) -> usize;
     /// The search and the solver use `threads` threads from the next job on.
     fn set_threads(&mut self, threads: usize);
+    /// Children the exact solver searches alone before a split (`set jamboree`).
+    fn jamboree(&self) -> usize;
+    fn set_jamboree(&mut self, children: usize);
     /// Resizes the tables to `megabytes` MiB; on error the old ones stay.
     fn set_memory(&mut self, megabytes: usize) -> Result<(), EngineError>;
     fn clear_tables(&mut self);
@@ -90,24 +93,29 @@ pub(super) fn new_session(
     variant: Variant,
     megabytes: usize,
     threads: usize,
+    jamboree: usize,
 ) -> Result<Box<dyn Session>, EngineError> {
-    struct Build(Variant, usize, usize);
+    struct Build(Variant, usize, usize, usize);
     impl GameVisitor for Build {
         type Output = Result<Box<dyn Session>, EngineError>;
         fn visit<G: SearchGame>(self, game: G) -> Self::Output {
-            let mut searcher = Searcher::new(&game, self.1).map_err(EngineError::Memory)?;
-            searcher.set_threads(runnable_threads(self.2));
-            Ok(Box::new(GameSession {
+            let session = GameSession {
                 variant: self.0,
                 start: game.clone(),
+                searcher: Arc::new(Mutex::new(
+                    Searcher::new(&game, self.1).map_err(EngineError::Memory)?,
+                )),
                 game,
                 history: Vec::new(),
                 threads: self.2,
-                searcher: Arc::new(Mutex::new(searcher)),
-            }))
+                jamboree: self.3,
+            };
+            let threads = session.threads;
+            session.configure(&mut session.locked(), threads);
+            Ok(Box::new(session))
         }
     }
-    variant.visit(Build(variant, megabytes, threads))
+    variant.visit(Build(variant, megabytes, threads, jamboree))
 }
 
 struct GameSession<G: SearchGame> {
@@ -118,17 +126,25 @@ struct GameSession<G: SearchGame> {
     /// The thread count asked for, readable while a job holds the searcher (which runs
     /// no more than the machine's cores: [`runnable_threads`]).
     threads: usize,
+    /// Children the exact solver searches alone before a split.
+    jamboree: usize,
     /// Locked by the running job; poisoned if a job panicked, then rebuilt.
     searcher: Arc<Mutex<Searcher<G>>>,
 }
 
 impl<G: SearchGame> GameSession<G> {
+    /// Gives a new searcher this session's threads and solver settings.
+    fn configure(&self, searcher: &mut Searcher<G>, threads: usize) {
+        searcher.set_threads(runnable_threads(threads));
+        searcher.set_jamboree(self.jamboree);
+    }
+
     /// A searcher in working order: one a panicking job left behind is replaced.
     fn healthy_searcher(&mut self) -> Result<(), EngineError> {
         if self.searcher.is_poisoned() {
             let megabytes = self.locked().megabytes();
             let mut searcher = Searcher::new(&self.game, megabytes).map_err(EngineError::Memory)?;
-            searcher.set_threads(runnable_threads(self.threads));
+            self.configure(&mut searcher, self.threads);
             self.searcher = Arc::new(Mutex::new(searcher));
         }
         Ok(())
@@ -152,7 +168,7 @@ impl<G: SearchGame> Session for GameSession<G> {
         // New tables are mapped lazily, so they fit beside the old ones, which stay
         // untouched if the new ones cannot be had.
         let mut searcher = Searcher::new(&self.game, megabytes).map_err(EngineError::Memory)?;
-        searcher.set_threads(runnable_threads(self.threads));
+        self.configure(&mut searcher, self.threads);
         self.searcher = Arc::new(Mutex::new(searcher));
         Ok(())
     }
@@ -164,6 +180,15 @@ impl<G: SearchGame> Session for GameSession<G> {
     fn set_threads(&mut self, threads: usize) {
         self.threads = threads;
         self.locked().set_threads(runnable_threads(threads));
+    }
+
+    fn jamboree(&self) -> usize {
+        self.jamboree
+    }
+
+    fn set_jamboree(&mut self, children: usize) {
+        self.jamboree = children;
+        self.locked().set_jamboree(children);
     }
 
     fn clear_tables(&mut self) {

@@ -220,6 +220,9 @@ pub trait Solve: Game {
     /// How many threads the exact solver may use (1 for a solver that has no
     /// parallel search).
     fn set_solver_threads(_table: &mut Self::SolverTable, _threads: usize) {}
+    /// With several threads, how many children of a node the exact solver searches
+    /// alone before it shares out the rest (Jamboree search; 1 is young brothers wait).
+    fn set_solver_jamboree(_table: &mut Self::SolverTable, _children: usize) {}
     /// Whether this game and board size has an exact solver at all (the memory budget
     /// gives it a share only then).
     fn has_exact_solver(&self) -> bool {

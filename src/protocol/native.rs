@@ -144,6 +144,12 @@ impl Native {
                     .set_threads(threads)
                     .map_err(|e| format!("set threads: {e}"))?;
             }
+            "jamboree" => {
+                let children = bounds::jamboree(value).map_err(|e| format!("set jamboree: {e}"))?;
+                engine
+                    .set_jamboree(children)
+                    .map_err(|e| format!("set jamboree: {e}"))?;
+            }
             "book" => engine.set_book(bounds::switch(value).map_err(|e| format!("set book: {e}"))?),
             "book_spread" => engine
                 .set_book_spread(
@@ -162,7 +168,7 @@ impl Native {
             }
             _ => {
                 return Err(format!(
-                    "unknown option {}: expected player, seed, hash, threads, level, overhead, book, book_spread or format",
+                    "unknown option {}: expected player, seed, hash, threads, jamboree, level, overhead, book, book_spread or format",
                     quote(name)
                 ));
             }
@@ -386,6 +392,7 @@ commands (see protocol.md):
   set seed <n>
   set hash <MiB>              memory for all tables (default 128)
   set threads <n>             search threads, 1 to 256 (default 1)
+  set jamboree <n>            children an exact solve searches alone before a split (default 1)
   set level <n>               fixed search depth for go, 0 = none
   set overhead <ms>           time kept back per move for pipes (default 20)
   set format text|json        replies and reports as text or JSON lines

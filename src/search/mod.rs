@@ -106,6 +106,12 @@ impl<G: SearchGame> Searcher<G> {
         self.main.busy = (self.threads > 1).then(|| Arc::new(Busy::new()));
     }
 
+    /// With several threads, the exact solver searches the first `children` moves of a
+    /// node alone before sharing out the rest (Jamboree; 1 is young brothers wait).
+    pub fn set_jamboree(&mut self, children: usize) {
+        G::set_solver_jamboree(&mut self.solver, children);
+    }
+
     /// Whether the midgame search may cut nodes by Multi-ProbCut (on by default); off,
     /// a search to a depth gives the full-width result at that depth.
     pub fn set_selective(&mut self, on: bool) {

@@ -364,3 +364,217 @@ fn selfplay_shards_join_into_the_whole_file() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// FFO #1, #2, #3 and #13 (14 to 16 empties) with the scores the suite lists.
+const FFO_SMALL: &str = "\
+--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;
+-XXXXXX---XOOOO--XOXXOOX-OOOOOOOOOOOXXOOOOOXXOOX--XXOO----XXXXX- X; A4:+10; B2:+0; A3:-6; G7:-8; A7:-12; H7:-14; B7:-14; H2:-24;
+----OX----OOXX---OOOXX-XOOXXOOOOOXXOXXOOOXXXOOOOOXXXXOXO--OOOOOX X; D1:+2; G3:+0; B8:-2; B1:-4; C1:-4; A2:-4; A3:-6; B2:-12;
+--XXXXX--OOOXX---OOOXXXX-OXOXOXXOXXXOXXX--XOXOXX--OXOOO--OOOOO-- X; B7:+14; A4:+0; A3:-8; B1:-18; G8:-20; H7:-20; A2:-24;
+";
+
+/// The best score and best moves each line lists.
+fn listed(obf: &str) -> Vec<(i32, Vec<String>)> {
+    obf.lines()
+        .map(|line| {
+            let scores: Vec<(String, i32)> = line
+                .split(';')
+                .skip(1)
+                .filter_map(|part| part.trim().split_once(':'))
+                .map(|(mv, score)| (mv.to_ascii_lowercase(), score.parse().unwrap()))
+                .collect();
+            let best = scores.iter().map(|s| s.1).max().unwrap();
+            let moves = scores.into_iter().filter(|s| s.1 == best).map(|s| s.0);
+            (best, moves.collect())
+        })
+        .collect()
+}
+
+/// `arbor solve split`, `arbor solve --jsonl --resume` and `arbor solve merge`, round
+/// after round: a window every position fails (its score is below it) is widened and
+/// the tasks it leaves undecided are solved again; the merged scores are the one-process
+/// solve's and the suite's, each best move one the suite lists as best.
+#[test]
+fn a_split_campaign_merges_to_the_whole_solve() {
+    let dir = scratch("split");
+    let obf = dir.join("ffo.obf");
+    std::fs::write(&obf, FFO_SMALL).unwrap();
+    let whole = run(Command::new(ARBOR)
+        .args(["solve", "--hash", "16", "--threads", "1"])
+        .arg(&obf));
+    let split = run(Command::new(ARBOR)
+        .args(["solve", "split", "--depth", "2", "--window", "20,30"])
+        .arg(&obf));
+    std::fs::write(dir.join("round-1.jsonl"), &split).unwrap();
+    let results = dir.join("results.jsonl");
+    let mut round = 1;
+    let merged = loop {
+        let tasks = dir.join(format!("round-{round}.jsonl"));
+        let next = dir.join(format!("round-{}.jsonl", round + 1));
+        let mut solve = Command::new(ARBOR);
+        solve
+            .args([
+                "solve",
+                "--jsonl",
+                "--hash",
+                "16",
+                "--threads",
+                "2",
+                "--jamboree",
+                "2",
+            ])
+            .arg("--resume")
+            .arg(&results)
+            .stdin(std::fs::File::open(&tasks).unwrap());
+        run(&mut solve);
+        let merged = run(Command::new(ARBOR)
+            .args(["solve", "merge"])
+            .arg(&tasks)
+            .arg(&results)
+            .arg("--next")
+            .arg(&next));
+        if !next.exists() {
+            break merged;
+        }
+        round += 1;
+        assert!(round < 20, "{merged}");
+    };
+    assert!(round > 1, "the failed window took more rounds: {merged}");
+    assert!(merged.contains("all exact"), "{merged}");
+    let solved: Vec<&str> = whole.lines().filter(|l| l.starts_with("line ")).collect();
+    // Round 1's task file names every root: merged with all the results, each is exact.
+    let out = run(Command::new(ARBOR)
+        .args(["solve", "merge"])
+        .arg(dir.join("round-1.jsonl"))
+        .arg(&results));
+    assert!(out.contains("merged 4 roots: all exact"), "{out}");
+    let found: Vec<&str> = out.lines().filter(|l| l.contains(" exact ")).collect();
+    let listed = listed(FFO_SMALL);
+    assert_eq!(found.len(), 4, "{found:?}");
+    for (index, ((score, moves), solved)) in listed.iter().zip(&solved).enumerate() {
+        let name = format!("ffo.obf:{} ", index + 1);
+        let line = found.iter().find(|l| l.starts_with(&name)).expect(&name);
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words[2], format!("{score:+}"), "{line}");
+        assert!(
+            moves.contains(&words[4].to_string()),
+            "{line}: best {moves:?}"
+        );
+        assert!(line.ends_with("ok"), "{line}");
+        let words: Vec<&str> = solved.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "score").unwrap();
+        assert_eq!(words[at + 1], format!("{score:+}"), "{solved}");
+    }
+    // Solving a round again answers nothing new.
+    let mut again = Command::new(ARBOR);
+    again
+        .args([
+            "solve",
+            "--jsonl",
+            "--hash",
+            "16",
+            "--threads",
+            "1",
+            "--resume",
+        ])
+        .arg(&results)
+        .stdin(std::fs::File::open(dir.join("round-1.jsonl")).unwrap());
+    let output = again.output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("solved 0 tasks"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `arbor solve campaign` does the rounds on one machine; cut short (a results file
+/// whose last line is unfinished) and run again, it resumes and ends with the same
+/// scores; shards of a task file together answer every task once.
+#[test]
+fn a_one_machine_campaign_resumes() {
+    let dir = scratch("one-machine");
+    let obf = dir.join("ffo.obf");
+    std::fs::write(
+        &obf,
+        FFO_SMALL.lines().take(2).collect::<Vec<_>>().join("\n"),
+    )
+    .unwrap();
+    let campaign = |args: &[&str]| {
+        run(Command::new(ARBOR)
+            .args([
+                "solve",
+                "campaign",
+                "--depth",
+                "1",
+                "--hash",
+                "16",
+                "--threads",
+                "1",
+            ])
+            .args(args)
+            .arg("--dir")
+            .arg(dir.join("c"))
+            .arg(&obf))
+    };
+    let first = campaign(&[]);
+    assert!(
+        first.contains("ffo.obf:1  exact +18  best g8  expected +18 ok"),
+        "{first}"
+    );
+    assert!(
+        first.contains("ffo.obf:2  exact +10  best a4  expected +10 ok"),
+        "{first}"
+    );
+    // Cut the results short in the middle of a line, and drop the later rounds.
+    let results = dir.join("c").join("results.jsonl");
+    let text = std::fs::read_to_string(&results).unwrap();
+    let cut = text.lines().next().unwrap().len() + 10;
+    std::fs::write(&results, &text[..cut]).unwrap();
+    for round in 2..10 {
+        let _ = std::fs::remove_file(dir.join("c").join(format!("round-{round}.jsonl")));
+    }
+    let again = campaign(&[]);
+    assert!(
+        again.contains("an unfinished last line was cut off"),
+        "{again}"
+    );
+    assert!(again.contains("ffo.obf:1  exact +18"), "{again}");
+    assert!(again.contains("ffo.obf:2  exact +10"), "{again}");
+    // Shards: two runs over one task file answer each task once.
+    let tasks = dir.join("c").join("round-1.jsonl");
+    let count = std::fs::read_to_string(&tasks)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .count();
+    let mut lines = 0;
+    for shard in ["1/2", "2/2"] {
+        let out = run(Command::new(ARBOR)
+            .args([
+                "solve",
+                "--jsonl",
+                "--hash",
+                "16",
+                "--threads",
+                "1",
+                "--shard",
+                shard,
+            ])
+            .stdin(std::fs::File::open(&tasks).unwrap()));
+        lines += out.lines().count();
+    }
+    assert_eq!(lines, count);
+    // Bad input: a clear error, never a panic.
+    let bad = dir.join("bad.jsonl");
+    std::fs::write(&bad, "% arbor-split {\"name\":1}\n").unwrap();
+    let output = Command::new(ARBOR)
+        .args(["solve", "merge"])
+        .arg(&bad)
+        .arg(&results)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !output.status.success() && stderr.contains("bad.jsonl:1: bad split header"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

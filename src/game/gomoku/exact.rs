@@ -50,6 +50,8 @@ pub struct ExactTable {
     /// The threads that share out split points; `None` for one.
     pool: Option<rayon::ThreadPool>,
     split_min_empties: u32,
+    /// Children of a node searched alone before the rest are shared out (Jamboree).
+    jamboree: usize,
 }
 
 impl ExactTable {
@@ -65,6 +67,7 @@ impl ExactTable {
             slots,
             pool: None,
             split_min_empties: SPLIT_MIN_EMPTIES,
+            jamboree: 1,
         })
     }
 
@@ -92,6 +95,13 @@ impl ExactTable {
 
     pub fn threads(&self) -> usize {
         split::pool_threads(&self.pool)
+    }
+
+    /// With several threads, searches the first `children` moves of a node (at least
+    /// one) alone before the rest are shared out: Jamboree search, 1 being young
+    /// brothers wait. Changes the work, never the result.
+    pub fn set_jamboree(&mut self, children: usize) {
+        self.jamboree = children.max(1);
     }
 
     #[inline]
@@ -140,6 +150,7 @@ struct Shared<'a> {
     counted: SharedNodes,
     threads: usize,
     split_min_empties: u32,
+    jamboree: usize,
 }
 
 /// One thread's share of a solve.
@@ -189,6 +200,7 @@ fn with_threads<T: Send>(
         counted: SharedNodes::new(0),
         threads: table.threads(),
         split_min_empties: table.split_min_empties,
+        jamboree: table.jamboree,
     };
     let run = || work(&shared);
     let result = match &table.pool {
@@ -293,7 +305,7 @@ impl<'a> Solver<'a> {
         let mut best = -WIN - 1;
         let mut best_move = moves[0];
         for (index, &mv) in moves.iter().enumerate() {
-            if index > 0
+            if index >= self.shared.jamboree
                 && self.shared.threads > 1
                 && game.empties() >= self.shared.split_min_empties
                 && moves.len() - index > 1

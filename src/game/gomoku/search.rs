@@ -184,6 +184,10 @@ impl Solve for Gomoku {
         table.set_threads(threads);
     }
 
+    fn set_solver_jamboree(table: &mut ExactTable, children: usize) {
+        table.set_jamboree(children);
+    }
+
     fn has_exact_solver(&self) -> bool {
         self.size() * self.size() <= EXACT_POINTS && self.has_patterns()
     }

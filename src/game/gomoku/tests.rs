@@ -644,9 +644,11 @@ mod search {
                     continue;
                 }
                 let expected = solve(&g).lower;
-                for threads in [2, 4] {
+                // Jamboree: 3 moves of a node searched alone before the split.
+                for (threads, jamboree) in [(2, 1), (4, 1), (2, 3)] {
                     let mut table = g.solver_table(1 << 20).unwrap();
                     Gomoku::set_solver_threads(&mut table, threads);
+                    Gomoku::set_solver_jamboree(&mut table, jamboree);
                     table.split_from(6);
                     let proof = g.solve_exact(&mut table, &Stop::never()).unwrap();
                     assert_eq!(proof.lower, expected, "{threads} threads\n{}", g.diagram());

@@ -340,6 +340,8 @@ pub struct Solver {
     setup: Setup,
     /// The threads beside the caller's that share out split points; `None` for one.
     pool: Option<rayon::ThreadPool>,
+    /// Children of a node searched alone before the rest are shared out (Jamboree).
+    jamboree: usize,
 }
 
 impl Solver {
@@ -363,6 +365,7 @@ impl Solver {
             },
             setup: Setup::new(!0, Rule::Normal),
             pool: None,
+            jamboree: 1,
         })
     }
 
@@ -383,6 +386,17 @@ impl Solver {
 
     pub fn threads(&self) -> usize {
         split::pool_threads(&self.pool)
+    }
+
+    /// With several threads, searches the first `children` moves of a node (at least
+    /// one) alone before the rest are shared out: Jamboree search, 1 being young
+    /// brothers wait. Changes the work, never the result.
+    pub fn set_jamboree(&mut self, children: usize) {
+        self.jamboree = children.max(1);
+    }
+
+    pub fn jamboree(&self) -> usize {
+        self.jamboree
     }
 
     /// What the last solve proved, even if it was stopped.
@@ -546,6 +560,7 @@ impl Solver {
             stop,
             counted: &counted,
             threads: self.threads(),
+            jamboree: self.jamboree,
         };
         let solve = || {
             #[cfg(target_arch = "x86_64")]
@@ -584,6 +599,7 @@ impl Solver {
             stop,
             counted: &counted,
             threads: 1,
+            jamboree: 1,
         };
         let solution = root_portable(&root, player, opponent, alpha, beta, empties);
         self.nodes = counted.total();
@@ -681,6 +697,8 @@ struct Root<'a> {
     /// Nodes of the solve, every thread's added as it goes (for the node limit).
     counted: &'a SharedNodes,
     threads: usize,
+    /// Children of a node searched alone before a split.
+    jamboree: usize,
 }
 
 /// One thread's share of a solve; `I` is the instruction set its search was compiled
@@ -691,6 +709,7 @@ struct Context<'a, I> {
     stop: &'a Stop,
     counted: &'a SharedNodes,
     threads: usize,
+    jamboree: usize,
     /// The split point this thread works under, if any.
     split: Option<&'a SplitPoint<'a>>,
     nodes: u64,
@@ -712,6 +731,7 @@ impl<'a, I> Context<'a, I> {
             stop: root.stop,
             counted: root.counted,
             threads: root.threads,
+            jamboree: root.jamboree,
             split: None,
             nodes: 0,
             flushed: 0,
@@ -733,6 +753,7 @@ impl<'a, I> Context<'a, I> {
             stop: self.stop,
             counted: self.counted,
             threads: self.threads,
+            jamboree: self.jamboree,
             split: Some(split),
             nodes: 0,
             flushed: 0,
@@ -846,9 +867,9 @@ impl Context<'_, $isa> {
         let mut best_score = i32::MIN;
         let mut best_move = list.moves[0].1;
         for (index, &(_, square, flipped)) in list.moves[..list.len].iter().enumerate() {
-            // Young brothers wait: once the first move has not cut off, the others are
-            // shared out among the threads.
-            if index > 0
+            // Jamboree (young brothers wait at 1): once the first `jamboree` moves have
+            // not cut off, the others are shared out among the threads.
+            if index >= self.jamboree
                 && self.threads > 1
                 && empties >= SPLIT_MIN_EMPTIES
                 && list.len - index > 1
@@ -1526,16 +1547,20 @@ mod tests {
         }
     }
 
-    /// Split points change the work, never the result: 2 and 4 threads give the
+    /// Split points change the work, never the result: 2 and 4 threads (and Jamboree's
+    /// three moves alone before a split) give the
     /// single thread's exact scores on every board size, under both rules.
     #[test]
     fn threads_give_the_same_exact_scores() {
         let stop = Stop::never();
         let mut single = Solver::new(1 << 20);
-        let mut parallel = [Solver::new(1 << 20), Solver::new(1 << 20)];
+        let mut parallel = [0; 3].map(|_| Solver::new(1 << 20));
         parallel[0].set_threads(2);
         parallel[1].set_threads(4);
         assert_eq!((parallel[0].threads(), parallel[1].threads()), (2, 4));
+        // Jamboree: three moves of a node searched alone before a split.
+        parallel[2].set_threads(2);
+        parallel[2].set_jamboree(3);
         let mut checked = 0;
         for (size, empties, count) in [(8, 15, 6), (6, 14, 6), (4, 12, 2)] {
             for rule in [Rule::Normal, Rule::Misere] {
@@ -1557,7 +1582,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(checked, 2 * 2 * (6 + 6 + 2));
+        assert_eq!(checked, 3 * 2 * (6 + 6 + 2));
     }
 
     /// A selective solve is cheaper and close to the exact score, and the bounds it

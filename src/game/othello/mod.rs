@@ -2,6 +2,7 @@
 
 pub mod bitboard;
 pub mod book;
+pub mod campaign;
 pub mod endgame;
 pub mod eval;
 pub mod obf;

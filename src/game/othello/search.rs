@@ -109,6 +109,10 @@ impl Solve for Othello {
         table.set_threads(threads);
     }
 
+    fn set_solver_jamboree(table: &mut Solver, children: usize) {
+        table.set_jamboree(children);
+    }
+
     fn has_exact_solver(&self) -> bool {
         true
     }
