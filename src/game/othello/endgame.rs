@@ -12,6 +12,7 @@ use super::Rule;
 use super::bitboard::{ADJACENT, Squares, flips, legal_moves, neighbours, square_bit};
 use super::eval::evaluate_discs;
 use super::pattern::Features;
+use super::solver_stats::{Kind, Stats};
 use super::stability::stable_discs;
 use super::symmetry::{distinct_moves, stabilizer};
 use crate::game::split::{self, SplitPoint};
@@ -342,6 +343,8 @@ pub struct Solver {
     pool: Option<rayon::ThreadPool>,
     /// Children of a node searched alone before the rest are shared out (Jamboree).
     jamboree: usize,
+    /// Where the nodes went (the `solver-stats` feature), since the last report.
+    stats: std::sync::Mutex<Stats>,
 }
 
 impl Solver {
@@ -366,6 +369,7 @@ impl Solver {
             setup: Setup::new(!0, Rule::Normal),
             pool: None,
             jamboree: 1,
+            stats: std::sync::Mutex::new(Stats::new()),
         })
     }
 
@@ -488,6 +492,11 @@ impl Solver {
             best = Squares(legal_moves(player, opponent, board)).next();
         }
         self.progress.best = best;
+        if Stats::ENABLED {
+            let mut stats = self.stats.lock().unwrap_or_else(|e| e.into_inner());
+            log::debug!("solver stats:\n{}", stats.report());
+            *stats = Stats::new();
+        }
         Some(Solution { score: low, best })
     }
 
@@ -561,6 +570,7 @@ impl Solver {
             counted: &counted,
             threads: self.threads(),
             jamboree: self.jamboree,
+            stats: &self.stats,
         };
         let solve = || {
             #[cfg(target_arch = "x86_64")]
@@ -600,6 +610,7 @@ impl Solver {
             counted: &counted,
             threads: 1,
             jamboree: 1,
+            stats: &self.stats,
         };
         let solution = root_portable(&root, player, opponent, alpha, beta, empties);
         self.nodes = counted.total();
@@ -699,6 +710,7 @@ struct Root<'a> {
     threads: usize,
     /// Children of a node searched alone before a split.
     jamboree: usize,
+    stats: &'a std::sync::Mutex<Stats>,
 }
 
 /// One thread's share of a solve; `I` is the instruction set its search was compiled
@@ -710,6 +722,9 @@ struct Context<'a, I> {
     counted: &'a SharedNodes,
     threads: usize,
     jamboree: usize,
+    /// The solve's statistics, and this thread's not yet added to them.
+    shared_stats: &'a std::sync::Mutex<Stats>,
+    stats: Stats,
     /// The split point this thread works under, if any.
     split: Option<&'a SplitPoint<'a>>,
     nodes: u64,
@@ -732,6 +747,8 @@ impl<'a, I> Context<'a, I> {
             counted: root.counted,
             threads: root.threads,
             jamboree: root.jamboree,
+            shared_stats: root.stats,
+            stats: Stats::new(),
             split: None,
             nodes: 0,
             flushed: 0,
@@ -754,6 +771,8 @@ impl<'a, I> Context<'a, I> {
             counted: self.counted,
             threads: self.threads,
             jamboree: self.jamboree,
+            shared_stats: self.shared_stats,
+            stats: Stats::new(),
             split: Some(split),
             nodes: 0,
             flushed: 0,
@@ -776,6 +795,11 @@ impl<'a, I> Context<'a, I> {
         let searched = self.uncounted();
         self.counted.finish(searched, self.claim, self.stop);
         self.claim = 0;
+        if Stats::ENABLED {
+            let mut shared = self.shared_stats.lock().unwrap_or_else(|e| e.into_inner());
+            shared.add(&self.stats);
+            self.stats = Stats::new();
+        }
     }
 
     /// Counts the nodes, claims the next ones and looks at the stop and at the split
@@ -1001,6 +1025,7 @@ impl Context<'_, $isa> {
             return self.search_few(player, opponent, alpha, beta, empties);
         }
         self.nodes += 1;
+        self.stats.count(Kind::Node, empties);
         if self.nodes >= self.next_check {
             self.poll();
         }
@@ -1030,6 +1055,7 @@ impl Context<'_, $isa> {
                 let stable = stable_discs(capping, others, board).count_ones() as i32;
                 let ceiling = self.setup.squares - 2 * stable;
                 if ceiling <= alpha {
+                    self.stats.count(Kind::StabilityCut, empties);
                     return ceiling;
                 }
                 beta = beta.min(ceiling);
@@ -1043,14 +1069,9 @@ impl Context<'_, $isa> {
             if let Some(entry) = self.table.probe(slot, player, opponent) {
                 if self.trusts(&entry) {
                     let (lower, upper) = (entry.lower as i32, entry.upper as i32);
-                    if lower >= beta {
-                        return lower;
-                    }
-                    if upper <= alpha {
-                        return upper;
-                    }
-                    if lower == upper {
-                        return lower;
+                    if lower >= beta || upper <= alpha || lower == upper {
+                        self.stats.count(Kind::TableCut, empties);
+                        return if lower >= beta { lower } else { upper };
                     }
                     alpha = alpha.max(lower);
                     beta = beta.min(upper);
@@ -1078,6 +1099,7 @@ impl Context<'_, $isa> {
                 {
                     let score = -(entry.upper as i32);
                     if score >= beta {
+                        self.stats.count(Kind::EnhancedCut, empties);
                         return score;
                     }
                 }
@@ -1088,6 +1110,13 @@ impl Context<'_, $isa> {
         if self.stopped {
             return 0;
         }
+        self.stats.searched(
+            empties,
+            best_score,
+            original_alpha,
+            beta,
+            best_move == list.moves[0].1,
+        );
         if use_table {
             let (lower, upper) = if best_score >= beta {
                 (best_score, 64)
@@ -1278,6 +1307,7 @@ impl Context<'_, $isa> {
         empties: u32,
     ) -> i32 {
         self.nodes += 1;
+        self.stats.count(Kind::Node, empties);
         let empty = self.setup.board & !(player | opponent);
         if empties == 1 {
             return self.last_square(player, opponent, empty.trailing_zeros() as usize);
@@ -1285,6 +1315,8 @@ impl Context<'_, $isa> {
         // Squares alone in their quadrant region first (parity).
         let odd = self.odd_quadrants(empty);
         let mut best_score = i32::MIN;
+        let original_alpha = alpha;
+        let mut tried = 0;
         for square in Squares(empty & odd).chain(Squares(empty & !odd)) {
             if ADJACENT[square] & opponent == 0 {
                 continue;
@@ -1293,6 +1325,7 @@ impl Context<'_, $isa> {
             if flipped == 0 {
                 continue;
             }
+            tried += 1;
             let score = -self.search_few(
                 opponent ^ flipped,
                 player | flipped | square_bit(square),
@@ -1305,12 +1338,16 @@ impl Context<'_, $isa> {
                 if score > alpha {
                     alpha = score;
                     if alpha >= beta {
+                        self.stats
+                            .searched(empties, best_score, original_alpha, beta, tried == 1);
                         return best_score;
                     }
                 }
             }
         }
         if best_score != i32::MIN {
+            self.stats
+                .searched(empties, best_score, original_alpha, beta, tried == 1);
             return best_score;
         }
         // No move: pass if the opponent can move, else the game is over.

@@ -9,6 +9,7 @@ pub mod obf;
 pub mod pattern;
 pub mod probcut;
 pub mod search;
+mod solver_stats;
 pub mod stability;
 pub mod symmetry;
 mod zobrist;
