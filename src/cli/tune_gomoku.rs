@@ -326,6 +326,37 @@ fn fit_scale(data: &Data, tables: &EvalTables) -> f64 {
     ((low + high) / 2.0).exp()
 }
 
+/// Adam's moments for a parameter vector (β 0.9 and 0.999).
+pub(super) struct Adam {
+    first: Vec<f64>,
+    second: Vec<f64>,
+    steps: i32,
+}
+
+impl Adam {
+    pub(super) fn new(parameters: usize) -> Adam {
+        Adam {
+            first: vec![0.0; parameters],
+            second: vec![0.0; parameters],
+            steps: 0,
+        }
+    }
+
+    /// One step of `size` against `gradient`, for the parameters from `from` on (those
+    /// before stay).
+    pub(super) fn step(&mut self, weights: &mut [f64], gradient: &[f64], from: usize, size: f64) {
+        let (beta1, beta2) = (0.9f64, 0.999f64);
+        self.steps += 1;
+        for j in from..weights.len() {
+            self.first[j] = beta1 * self.first[j] + (1.0 - beta1) * gradient[j];
+            self.second[j] = beta2 * self.second[j] + (1.0 - beta2) * gradient[j] * gradient[j];
+            let corrected = self.first[j] / (1.0 - beta1.powi(self.steps));
+            let spread = (self.second[j] / (1.0 - beta2.powi(self.steps))).sqrt() + 1e-12;
+            weights[j] -= size * corrected / spread;
+        }
+    }
+}
+
 /// The tables as one parameter vector: point values (mover, other) by class, then the
 /// threat corrections.
 fn flatten(tables: &EvalTables) -> Vec<f64> {
@@ -356,10 +387,9 @@ fn fit_tables(data: &Data, prior: &EvalTables, scale: f64, iterations: usize) ->
         })
         .collect();
     let mut weights = start.clone();
-    let (mut first, mut second) = (vec![0.0; weights.len()], vec![0.0; weights.len()]);
-    let (beta1, beta2) = (0.9f64, 0.999f64);
+    let mut adam = Adam::new(weights.len());
     let threats_at = 2 * PointClass::COUNT;
-    for step in 1..=iterations {
+    for _ in 0..iterations {
         let tables = unflatten(&weights);
         let scores = data.scores(&tables);
         // d(objective)/d(score) per position.
@@ -383,13 +413,7 @@ fn fit_tables(data: &Data, prior: &EvalTables, scale: f64, iterations: usize) ->
             }
             gradient[threats_at + p.features.threat_mask as usize] += g;
         }
-        for j in 2..weights.len() {
-            first[j] = beta1 * first[j] + (1.0 - beta1) * gradient[j];
-            second[j] = beta2 * second[j] + (1.0 - beta2) * gradient[j] * gradient[j];
-            let corrected = first[j] / (1.0 - beta1.powi(step as i32));
-            let size = (second[j] / (1.0 - beta2.powi(step as i32))).sqrt() + 1e-12;
-            weights[j] -= STEP * corrected / size;
-        }
+        adam.step(&mut weights, &gradient, 2, STEP);
     }
     unflatten(&weights)
 }

@@ -13,7 +13,7 @@
 
 use std::path::PathBuf;
 
-use super::tune_gomoku::{Data, Position};
+use super::tune_gomoku::{Adam, Data, Position};
 use crate::game::gomoku::dataset::{self, Rule, Sample};
 use crate::game::gomoku::policy::{self, Choice};
 use crate::game::gomoku::{EvalTables, PolicyTables};
@@ -153,10 +153,9 @@ pub fn fit_policy(choices: &[Choice], iterations: usize) -> PolicyTables {
     let mut tables = PolicyTables {
         weights: vec![0.0f64; n],
     };
-    let (mut first, mut second) = (vec![0.0; n], vec![0.0; n]);
-    let (beta1, beta2) = (0.9f64, 0.999f64);
+    let mut adam = Adam::new(n);
     let scale = 1.0 / choices.len().max(1) as f64;
-    for step in 1..=iterations {
+    for _ in 0..iterations {
         let mut gradient: Vec<f64> = (tables.weights.iter())
             .map(|w| 2.0 * POLICY_PRIOR * w)
             .collect();
@@ -172,13 +171,7 @@ pub fn fit_policy(choices: &[Choice], iterations: usize) -> PolicyTables {
                 }
             }
         }
-        for j in 0..n {
-            first[j] = beta1 * first[j] + (1.0 - beta1) * gradient[j];
-            second[j] = beta2 * second[j] + (1.0 - beta2) * gradient[j] * gradient[j];
-            let corrected = first[j] / (1.0 - beta1.powi(step as i32));
-            let size = (second[j] / (1.0 - beta2.powi(step as i32))).sqrt() + 1e-12;
-            tables.weights[j] -= POLICY_STEP * corrected / size;
-        }
+        adam.step(&mut tables.weights, &gradient, 0, POLICY_STEP);
     }
     tables
 }
