@@ -341,15 +341,38 @@ pub enum TuneGame {
     Gomoku,
 }
 
+/// The rule `arbor tune` fits for: Othello's or Gomoku's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TuneRule {
+    Normal,
+    #[value(alias = "misère")]
+    Misere,
+    Freestyle,
+    Renju,
+}
+
+impl TuneRule {
+    fn name(self) -> &'static str {
+        match self {
+            TuneRule::Normal => "normal",
+            TuneRule::Misere => "misere",
+            TuneRule::Freestyle => "freestyle",
+            TuneRule::Renju => "renju",
+        }
+    }
+}
+
 /// `arbor tune`'s command line.
 #[derive(clap::Args, Debug)]
 pub struct TuneArgs {
     /// othello or gomoku.
     #[arg(long, value_enum, default_value = "othello")]
     pub game: TuneGame,
-    /// Othello: normal (labels from WTHOR games) or misere (labels from self-play).
-    #[arg(long, default_value = "normal", value_parser = super::train::parse_rule)]
-    pub rule: Rule,
+    /// Othello: normal (labels from WTHOR games, the default) or misere (labels from
+    /// self-play). Gomoku: freestyle (the default) or renju (the renju tables, by colour,
+    /// from --teacher renju games).
+    #[arg(long, value_enum)]
+    pub rule: Option<TuneRule>,
     /// Directory of WTHOR `<moves> <diff>` files (for --rule normal).
     #[arg(long)]
     pub wthor: Option<std::path::PathBuf>,
@@ -377,7 +400,9 @@ pub struct TuneArgs {
     #[arg(long, requires = "label_depth")]
     pub labels: Option<std::path::PathBuf>,
     /// Gomoku: a teacher's scored positions (Rapfi's self-play text data, or `arbor
-    /// selfplay`'s; `.gz` read as gzip) to fit the evaluation and the move policy to.
+    /// selfplay`'s; `.gz` read as gzip) or game records (`.psq`, labelled by their
+    /// results) to fit the evaluation and the move policy to; a directory gives every
+    /// such file under it.
     #[arg(long, num_args = 1..)]
     pub teacher: Vec<std::path::PathBuf>,
 }
@@ -387,10 +412,20 @@ impl TuneArgs {
     pub fn run(&self) -> Result<(), String> {
         let out = &mut std::io::stdout();
         match self.game {
-            TuneGame::Gomoku if self.wthor.is_some() || self.rule != Rule::Normal => {
-                Err("tune --game gomoku takes no --wthor or --rule (it fits games)".into())
+            TuneGame::Gomoku if self.wthor.is_some() => {
+                Err("tune --game gomoku takes no --wthor (it fits games)".into())
             }
             TuneGame::Gomoku => {
+                let renju = match self.rule {
+                    None | Some(TuneRule::Freestyle) => false,
+                    Some(TuneRule::Renju) => true,
+                    Some(other) => {
+                        return Err(format!(
+                            "tune --game gomoku: --rule {} is Othello's; Gomoku's are freestyle and renju",
+                            other.name()
+                        ));
+                    }
+                };
                 let default_games = if self.records.is_empty() && self.teacher.is_empty() {
                     3000
                 } else {
@@ -406,6 +441,7 @@ impl TuneArgs {
                     label_depth: self.label_depth,
                     labels: self.labels.clone(),
                     teacher: self.teacher.clone(),
+                    renju,
                 };
                 super::tune_gomoku::tune(&sources, self.out.as_ref(), out).map(|_| ())
             }
@@ -413,7 +449,16 @@ impl TuneArgs {
                 Err("tune: --records and --out are for --game gomoku".into())
             }
             TuneGame::Othello => tune(
-                self.rule,
+                match self.rule {
+                    None | Some(TuneRule::Normal) => Rule::Normal,
+                    Some(TuneRule::Misere) => Rule::Misere,
+                    Some(other) => {
+                        return Err(format!(
+                            "tune: --rule {} is Gomoku's; Othello's are normal and misere",
+                            other.name()
+                        ));
+                    }
+                },
                 self.wthor.as_deref(),
                 self.selfplay.unwrap_or(3000),
                 self.seed,
@@ -487,7 +532,16 @@ mod tests {
             TuneGame::Othello
         );
         assert_eq!(parse(&["--game", "gomoku"]).unwrap().game, TuneGame::Gomoku);
-        assert_eq!(parse(&["--rule", "misere"]).unwrap().rule, Rule::Misere);
+        assert_eq!(
+            parse(&["--rule", "misere"]).unwrap().rule,
+            Some(TuneRule::Misere)
+        );
+        assert_eq!(
+            parse(&["--game", "gomoku", "--rule", "renju"])
+                .unwrap()
+                .rule,
+            Some(TuneRule::Renju)
+        );
         for bad in [
             &["--game", "chess"][..],
             &["--game", "Gomoku "],
@@ -503,11 +557,16 @@ mod tests {
         for (args, expected) in [
             (
                 &["--game", "gomoku", "--wthor", "x"][..],
-                "takes no --wthor or --rule",
+                "takes no --wthor",
             ),
             (
                 &["--game", "gomoku", "--rule", "misere"],
-                "takes no --wthor or --rule",
+                "--rule misere is Othello's",
+            ),
+            (&["--rule", "renju"], "--rule renju is Gomoku's"),
+            (
+                &["--game", "gomoku", "--rule", "renju", "--selfplay", "10"],
+                "fits --teacher games only",
             ),
             (
                 &["--records", "x.jsonl"],

@@ -26,7 +26,6 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::cli::train::play_indexed;
 use crate::files::{Output, OutputError};
-use crate::game::gomoku::pattern::PointClass;
 use crate::game::gomoku::{Config, EvalTables, Features, Gomoku, Opening};
 use crate::game::roles::{Evaluate, Score};
 use crate::game::{Game, Move, Side};
@@ -364,8 +363,10 @@ fn flatten(tables: &EvalTables) -> Vec<f64> {
     points.chain(&tables.threats).copied().collect()
 }
 
-fn unflatten(parameters: &[f64]) -> EvalTables {
-    let (points, threats) = parameters.split_at(2 * PointClass::COUNT);
+/// The tables of `flatten`'s parameters, with `classes` point classes (by colour under
+/// renju).
+fn unflatten(parameters: &[f64], classes: usize) -> EvalTables {
+    let (points, threats) = parameters.split_at(2 * classes);
     EvalTables {
         points: points.chunks(2).map(|pair| [pair[0], pair[1]]).collect(),
         threats: threats.to_vec(),
@@ -377,9 +378,11 @@ fn unflatten(parameters: &[f64]) -> EvalTables {
 /// stays at its value: positions do not list it.
 fn fit_tables(data: &Data, prior: &EvalTables, scale: f64, iterations: usize) -> EvalTables {
     let start = flatten(prior);
+    let classes = prior.points.len();
+    let threats_at = 2 * classes;
     let spread: Vec<f64> = (start.iter().enumerate())
         .map(|(i, w)| {
-            if i < 2 * PointClass::COUNT {
+            if i < threats_at {
                 w.abs().max(POINT_SPREAD)
             } else {
                 THREAT_SPREAD
@@ -388,9 +391,8 @@ fn fit_tables(data: &Data, prior: &EvalTables, scale: f64, iterations: usize) ->
         .collect();
     let mut weights = start.clone();
     let mut adam = Adam::new(weights.len());
-    let threats_at = 2 * PointClass::COUNT;
     for _ in 0..iterations {
-        let tables = unflatten(&weights);
+        let tables = unflatten(&weights, classes);
         let scores = data.scores(&tables);
         // d(objective)/d(score) per position.
         let mut slope: Vec<f64> = (data.positions.iter().zip(&scores))
@@ -415,7 +417,7 @@ fn fit_tables(data: &Data, prior: &EvalTables, scale: f64, iterations: usize) ->
         }
         adam.step(&mut weights, &gradient, 2, STEP);
     }
-    unflatten(&weights)
+    unflatten(&weights, classes)
 }
 
 /// Where the games come from.
@@ -432,6 +434,9 @@ pub struct Sources {
     /// A teacher's scored positions (`game::gomoku::dataset`): fitted for the evaluation
     /// beside the games, and alone for the move policy.
     pub teacher: Vec<PathBuf>,
+    /// Fit the renju tables (by colour) to the teacher's renju games instead of the
+    /// freestyle ones.
+    pub renju: bool,
 }
 
 /// Writes the labelling searches' scores, a line a game: the depth, the game's move
@@ -514,6 +519,13 @@ pub fn tune(
         },
         None => (None, None),
     };
+    if sources.renju
+        && (!sources.records.is_empty() || sources.selfplay > 0 || sources.teacher.is_empty())
+    {
+        return Err(
+            "tune --rule renju fits --teacher games only (no --records or --selfplay)".into(),
+        );
+    }
     let mut games = Vec::new();
     let mut described = Vec::new();
     for path in &sources.records {
@@ -578,13 +590,14 @@ pub fn tune(
     let teacher = if sources.teacher.is_empty() {
         None
     } else {
-        let teacher = super::tune_teacher::read_teacher(&sources.teacher)?;
+        let teacher = super::tune_teacher::read_teacher(&sources.teacher, sources.renju)?;
         writeln!(
             report,
-            "teacher: {} games, {} positions ({} of another size or rule skipped): {} quiet positions, {} policy choices",
+            "teacher: {} games, {} positions ({} of another size or rule skipped, {} game records left out): {} quiet positions, {} policy choices",
             teacher.games,
             teacher.samples,
             teacher.skipped,
+            teacher.bad_records,
             teacher.train.positions.len() + teacher.holdout.positions.len(),
             teacher.train_choices.len() + teacher.holdout_choices.len(),
         )
@@ -610,7 +623,10 @@ pub fn tune(
             holdout.positions.len()
         ));
     }
-    let (shipped, hand_set) = (EvalTables::shipped(), EvalTables::hand_set());
+    let (shipped, hand_set) = (
+        EvalTables::shipped(sources.renju),
+        EvalTables::hand_set(sources.renju),
+    );
     // The scale is the results': search scores become chances at it.
     let scale = fit_scale(&train, &hand_set);
     if sources.label_depth.is_some() {
@@ -693,7 +709,8 @@ mod tests {
     #[test]
     fn recovers_tables_from_labels_drawn_by_the_model() {
         use crate::game::gomoku::pattern::Pattern::*;
-        let shipped = EvalTables::hand_set();
+        use crate::game::gomoku::pattern::PointClass;
+        let shipped = EvalTables::hand_set(false);
         let mut truth = shipped.clone();
         // A class every game shows a lot of, for each role.
         let class = PointClass::of([OpenTwo, One, One, Dead]).0 as usize;

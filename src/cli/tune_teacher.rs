@@ -39,19 +39,40 @@ pub struct TeacherData {
     pub games: usize,
     pub samples: usize,
     pub skipped: usize,
+    /// Game records (`.psq`) left out: they do not replay, or name no winner.
+    pub bad_records: usize,
 }
 
-/// Reads the teacher's files: 15x15 freestyle samples only.
-pub fn read_teacher(paths: &[PathBuf]) -> Result<TeacherData, String> {
+/// Reads the teacher's files: 15x15 samples of freestyle, or of renju if `renju`.
+pub fn read_teacher(paths: &[PathBuf], renju: bool) -> Result<TeacherData, String> {
+    let rule = if renju { Rule::Renju } else { Rule::Freestyle };
     let mut data = TeacherData::default();
+    let mut files = Vec::new();
     for path in paths {
-        let samples = dataset::read_samples(path).map_err(|e| e.to_string())?;
+        files.extend(dataset::data_files(path).map_err(|e| e.to_string())?);
+    }
+    for path in &files {
+        let record = path.extension().is_some_and(|ext| ext == "psq");
+        let samples = match dataset::read_samples(path) {
+            // Third parties' game records: one that does not replay is left out and
+            // counted, not the end of the fit (a teacher's file must replay whole).
+            Err(e) if record => {
+                log::warn!("{e}: left out");
+                data.bad_records += 1;
+                continue;
+            }
+            Ok(samples) if record && samples.is_empty() => {
+                data.bad_records += 1;
+                continue;
+            }
+            read => read.map_err(|e| e.to_string())?,
+        };
         for range in dataset::games(&samples) {
             let game = &samples[range];
             let index = data.games;
             data.games += 1;
             data.samples += game.len();
-            if game[0].size != SIZE || game[0].rule != Rule::Freestyle {
+            if game[0].size != SIZE || game[0].rule != rule {
                 data.skipped += game.len();
                 continue;
             }

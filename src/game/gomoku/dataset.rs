@@ -15,10 +15,10 @@
 
 use std::io::{BufRead, BufReader, Read};
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::{Config, Gomoku, Opening};
-use crate::game::{Game, Move};
+use crate::game::{Game, Move, Side};
 
 /// The largest board the format's single-letter columns can name.
 pub const MAX_SIZE: usize = 26;
@@ -266,11 +266,23 @@ fn parse_point(text: &str, size: usize) -> Result<u16, String> {
     Ok(((row - 1) * size + col) as u16)
 }
 
-/// The samples of a file (gzip-compressed when its name ends in `.gz`), every line
-/// checked; a last line without its line break is a write cut short and is left out.
+/// Largest `.psq` file read: a game record is a few kilobytes.
+const MAX_PSQ_BYTES: u64 = 1 << 20;
+
+/// The samples of a file (gzip-compressed when its name ends in `.gz`; a game record by
+/// `read_psq` when it ends in `.psq`), every line checked; a last line without its line
+/// break is a write cut short and is left out.
 pub fn read_samples(path: &Path) -> Result<Vec<Sample>, DatasetError> {
     let file = std::fs::File::open(path)
         .map_err(|e| DatasetError::File(format!("{}: {e}", path.display())))?;
+    if path.extension().is_some_and(|ext| ext == "psq") {
+        let mut text = String::new();
+        file.take(MAX_PSQ_BYTES)
+            .read_to_string(&mut text)
+            .map_err(|e| DatasetError::File(format!("{}: {e}", path.display())))?;
+        return read_psq(&text, None)
+            .map_err(|e| DatasetError::File(format!("{}: {e}", path.display())));
+    }
     let reader: Box<dyn Read> = if path.extension().is_some_and(|ext| ext == "gz") {
         Box::new(flate2::read::MultiGzDecoder::new(file))
     } else {
@@ -316,6 +328,143 @@ pub fn read_samples_from(mut reader: impl BufRead) -> Result<Vec<Sample>, Datase
         samples.push(Sample::parse(text).map_err(fail)?);
     }
     Ok(samples)
+}
+
+/// A game record in Piskvork's `.psq` format, as Gomocup publishes its games, as the
+/// samples of its positions: each position's best move is the move played, without a
+/// score, and the result is the game's. Lines: `Piskvorky 15x15, ...`, then a move a line
+/// as `x,y,milliseconds` (1-based), then the players' names, and in the renju league's
+/// files (MahiruInami/GomokuNN's database) `<winner>,<rule>` last (1 Black, 2 White,
+/// 0 a draw). The rule must be named there or given. The opening's stones (the moves
+/// before the first with a thinking time) get no samples. A game that ends with Black
+/// on a forbidden point is White's, without that move; one that ends without five is
+/// the named winner's; one with no winner known gives no samples.
+pub fn read_psq(text: &str, default_rule: Option<Rule>) -> Result<Vec<Sample>, String> {
+    let mut lines = text.lines();
+    let header = lines.next().unwrap_or_default();
+    let size = header
+        .strip_prefix("Piskvorky ")
+        .and_then(|rest| rest.split([',', 'x']).next())
+        .and_then(|size| size.trim().parse::<usize>().ok())
+        .filter(|size| (5..=MAX_SIZE).contains(size))
+        .ok_or_else(|| format!("not a psq header: {:?}", truncate(header)))?;
+    let mut moves = Vec::new();
+    let mut opening = 0;
+    let mut rest = Vec::new();
+    for line in lines.by_ref() {
+        let fields: Vec<&str> = line.trim().split(',').collect();
+        let numbers: Option<Vec<u64>> = fields.iter().map(|f| f.trim().parse().ok()).collect();
+        match numbers.as_deref() {
+            Some(&[x, y, time]) if fields.len() == 3 => {
+                if !(1..=size as u64).contains(&x) || !(1..=size as u64).contains(&y) {
+                    return Err(format!("move {},{} is off the board", x, y));
+                }
+                if time == 0 && opening == moves.len() {
+                    opening += 1;
+                }
+                moves.push(((y - 1) as usize * size + (x - 1) as usize) as u16);
+            }
+            _ => {
+                rest.push(line);
+                break;
+            }
+        }
+    }
+    rest.extend(lines);
+    let trailer = rest.iter().rev().find_map(|line| {
+        let (winner, rule) = line.trim().split_once(',')?;
+        Some((winner.parse::<u8>().ok()?, Rule::parse(rule)?))
+    });
+    let rule = trailer
+        .map(|(_, rule)| rule)
+        .or(default_rule)
+        .ok_or("no rule named in the file")?;
+    // Replayed under the rule: the result, and where a forbidden point ends it.
+    let mut game = Gomoku::new(rule.config(size)).map_err(|e| e.to_string())?;
+    let mut played = moves.len();
+    for (ply, &field) in moves.iter().enumerate() {
+        let mv = Move::new(field);
+        if game.outcome().is_some() {
+            return Err(format!("move {} comes after the game ended", ply + 1));
+        }
+        if !game.is_legal(mv) {
+            let forbidden = game.side_to_move() == Side::Black && game.is_forbidden(field as usize);
+            if ply + 1 == moves.len() && forbidden {
+                played = ply;
+                break;
+            }
+            return Err(format!(
+                "move {} ({}) is illegal",
+                ply + 1,
+                point_name(field, size)
+            ));
+        }
+        game.make(mv);
+    }
+    let winner = match game.outcome() {
+        Some(outcome) => outcome.winner,
+        None if played < moves.len() => Some(Side::White),
+        None => match trailer {
+            Some((1, _)) => Some(Side::Black),
+            Some((2, _)) => Some(Side::White),
+            Some((0, _)) => None,
+            _ => return Ok(Vec::new()),
+        },
+    };
+    Ok((opening..played)
+        .map(|ply| {
+            let mover = if ply % 2 == 0 {
+                Side::Black
+            } else {
+                Side::White
+            };
+            Sample {
+                size,
+                rule,
+                moves: moves[..ply].to_vec(),
+                result: match winner {
+                    None => Result3::Draw,
+                    Some(side) if side == mover => Result3::Win,
+                    Some(_) => Result3::Loss,
+                },
+                best: moves[ply],
+                score: None,
+                others: Vec::new(),
+            }
+        })
+        .collect())
+}
+
+/// At most 40 characters of `text`, for messages.
+fn truncate(text: &str) -> String {
+    text.chars().take(40).collect()
+}
+
+/// The data files `path` names: itself, or if it is a directory every `.txt`, `.gz` and
+/// `.psq` file under it, in name order.
+pub fn data_files(path: &Path) -> Result<Vec<PathBuf>, DatasetError> {
+    if !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let listing = |e: std::io::Error| DatasetError::File(format!("{}: {e}", path.display()));
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+        .map_err(listing)?
+        .map(|entry| entry.map(|entry| entry.path()))
+        .collect::<Result<_, _>>()
+        .map_err(listing)?;
+    entries.sort();
+    let mut files = Vec::new();
+    for entry in entries {
+        if entry.is_dir() {
+            files.extend(data_files(&entry)?);
+        } else if entry
+            .extension()
+            .is_some_and(|ext| ext == "txt" || ext == "gz" || ext == "psq")
+        {
+            files.push(entry);
+        }
+    }
+    Ok(files)
 }
 
 /// The games of a list of samples: ranges of consecutive samples of one game each.
@@ -401,5 +550,122 @@ mod tests {
         let text = "15,Freestyle,H8,0,I9\n15,Freestyle,H8I9,0,J10\n";
         let samples = read_samples_from(text.as_bytes()).unwrap();
         assert_eq!(games(&samples), vec![0..1, 1..2]);
+    }
+
+    /// A renju-league record: `x,y,time` moves (1-based), names, `<winner>,<rule>`.
+    fn psq(moves: &[(u8, u8, u32)], trailer: &str) -> String {
+        let mut text = String::from("Piskvorky 15x15, 11:11, 0\n");
+        for (x, y, time) in moves {
+            text += &format!("{x},{y},{time}\n");
+        }
+        text + "ENGINE1.zip\nENGINE2.zip\n-1\n" + trailer + "\n"
+    }
+
+    #[test]
+    fn reads_game_records_of_the_renju_league() {
+        // Three opening stones (no time), then Black makes five on row 8: h8 ... l8.
+        let five = [
+            (8, 8, 0),
+            (8, 9, 0),
+            (9, 8, 0),
+            (9, 9, 120),
+            (10, 8, 80),
+            (10, 9, 95),
+            (11, 8, 40),
+            (1, 1, 30),
+            (12, 8, 10),
+        ];
+        let samples = read_psq(&psq(&five, "1,Renju"), None).unwrap();
+        // Samples from the first move with a thinking time, its move as the best.
+        assert_eq!(samples.len(), 6);
+        assert_eq!(samples[0].moves.len(), 3);
+        assert_eq!(samples[0].rule, Rule::Renju);
+        assert_eq!(samples[0].line(), "15,Renju,H8H9I8,0,I9");
+        assert_eq!(samples[5].line(), "15,Renju,H8H9I8I9J8J9K8A1,2,L8");
+        assert_eq!(games(&samples), vec![0..6]);
+        for sample in &samples {
+            sample.position().unwrap();
+        }
+        // The five decides, whatever the file says; without one the named winner does.
+        let said_white = read_psq(&psq(&five, "2,Renju"), None).unwrap();
+        assert_eq!(said_white[0].result, Result3::Loss);
+        let unfinished = read_psq(&psq(&five[..8], "2,Renju"), None).unwrap();
+        assert_eq!(unfinished[0].result, Result3::Win);
+        let drawn = read_psq(&psq(&five[..8], "0,Renju"), None).unwrap();
+        assert_eq!(drawn[0].result, Result3::Draw);
+        // No winner known: no samples. No rule named: the caller's, or an error.
+        let no_trailer = psq(&five[..8], "");
+        assert_eq!(
+            read_psq(&no_trailer, Some(Rule::Freestyle)).unwrap(),
+            vec![]
+        );
+        assert!(
+            read_psq(&no_trailer, None)
+                .unwrap_err()
+                .contains("no rule named")
+        );
+        let freestyle = read_psq(&psq(&five, ""), Some(Rule::Freestyle)).unwrap();
+        assert_eq!(freestyle[0].rule, Rule::Freestyle);
+    }
+
+    #[test]
+    fn a_record_ending_on_a_forbidden_point_is_whites() {
+        // Black's f8 g8 and h6 h7 make h8 a double three.
+        let moves = [
+            (6, 8, 10),
+            (1, 1, 10),
+            (7, 8, 10),
+            (1, 3, 10),
+            (8, 6, 10),
+            (1, 5, 10),
+            (8, 7, 10),
+            (15, 15, 10),
+            (8, 8, 10),
+        ];
+        let samples = read_psq(&psq(&moves, "1,Renju"), None).unwrap();
+        let last = samples.last().unwrap();
+        assert_eq!(samples.len(), 8);
+        let mut before = last.position().unwrap();
+        before.make(Move::new(last.best));
+        assert!(before.is_forbidden(7 * 15 + 7));
+        assert_eq!(last.line(), "15,Renju,F8A1G8A3H6A5H7,2,O15");
+        assert_eq!(samples[0].result, Result3::Loss);
+        // Under freestyle the same point is a move like any other.
+        let freestyle = read_psq(&psq(&moves, "1,Freestyle"), None).unwrap();
+        assert_eq!(freestyle.len(), 9);
+        assert_eq!(freestyle[0].result, Result3::Win);
+    }
+
+    #[test]
+    fn refuses_records_that_are_not_games() {
+        for (text, why) in [
+            ("Piskvork 15x15\n8,8,0\n".to_string(), "not a psq header"),
+            (psq(&[(8, 8, 0), (16, 1, 5)], "1,Renju"), "off the board"),
+            (
+                psq(&[(8, 8, 0), (8, 8, 5)], "1,Renju"),
+                "move 2 (H8) is illegal",
+            ),
+            (
+                psq(
+                    &[
+                        (1, 1, 0),
+                        (2, 1, 0),
+                        (1, 2, 0),
+                        (2, 2, 0),
+                        (1, 3, 0),
+                        (2, 3, 0),
+                        (1, 4, 0),
+                        (2, 4, 0),
+                        (1, 5, 0),
+                        (9, 9, 0),
+                    ],
+                    "1,Freestyle",
+                ),
+                "move 10 comes after the game ended",
+            ),
+        ] {
+            let error = read_psq(&text, None).unwrap_err();
+            assert!(error.contains(why), "{why}: {error}");
+        }
     }
 }

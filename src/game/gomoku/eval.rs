@@ -5,7 +5,7 @@
 use std::sync::LazyLock;
 
 use super::pattern::{Pattern, PointClass, Threat};
-use super::{Family, Gomoku, eval_table, threat_from_u8};
+use super::{Family, Gomoku, eval_table, eval_table_renju, threat_from_u8};
 use crate::game::roles::{Evaluate, Score};
 use crate::game::{Game, Side};
 
@@ -42,20 +42,36 @@ pub(super) fn point_value(patterns: [Pattern; 4], threat: Threat) -> i16 {
 /// How many values `Gomoku::threat_mask` takes (11 bits).
 pub const THREAT_MASKS: usize = 1 << 11;
 
-/// `eval_table::THREAT_VALUES` spread over every mask.
-pub(super) fn threat_values() -> &'static [Score] {
-    static TABLE: LazyLock<Vec<Score>> = LazyLock::new(|| {
-        let mut table = vec![0; THREAT_MASKS];
-        for &(mask, value) in eval_table::THREAT_VALUES {
+/// The shipped threat corrections of a rule (`eval_table` or, under renju,
+/// `eval_table_renju`) spread over every mask, by the side to move's colour under renju.
+pub(super) fn threat_values(renju: bool) -> &'static [Score] {
+    fn spread(values: &[(u16, i16)], colours: usize) -> Vec<Score> {
+        let mut table = vec![0; THREAT_MASKS * colours];
+        for &(mask, value) in values {
             table[mask as usize] = value as Score;
         }
         table
-    });
-    &TABLE
+    }
+    static FREESTYLE: LazyLock<Vec<Score>> = LazyLock::new(|| spread(eval_table::THREAT_VALUES, 1));
+    static RENJU: LazyLock<Vec<Score>> =
+        LazyLock::new(|| spread(eval_table_renju::THREAT_VALUES, 2));
+    if renju { &RENJU } else { &FREESTYLE }
+}
+
+/// The shipped point values of a rule, by `PointClass` (under renju Black's classes,
+/// then White's).
+pub(super) fn point_values(renju: bool) -> &'static [[i16; 2]] {
+    if renju {
+        &eval_table_renju::POINT_VALUES
+    } else {
+        &eval_table::POINT_VALUES
+    }
 }
 
 /// The tables `arbor tune --game gomoku` fits, as numbers: by `PointClass`, a point's
-/// value to the side to move and to the other side; by threat mask, a correction.
+/// value to the side to move and to the other side; by threat mask, a correction. Under
+/// renju each comes twice, by colour (Black's first): the class's colour for the point
+/// values, the side to move's for the corrections (`Features` index them so).
 #[derive(Clone, Debug, PartialEq)]
 pub struct EvalTables {
     pub points: Vec<[f64; 2]>,
@@ -63,33 +79,39 @@ pub struct EvalTables {
 }
 
 impl EvalTables {
-    /// The tables the engine plays with.
-    pub fn shipped() -> EvalTables {
+    /// The tables the engine plays with under the rule.
+    pub fn shipped(renju: bool) -> EvalTables {
         EvalTables {
-            points: eval_table::POINT_VALUES
+            points: point_values(renju)
                 .iter()
                 .map(|v| v.map(|x| x as f64))
                 .collect(),
-            threats: threat_values().iter().map(|&v| v as f64).collect(),
+            threats: threat_values(renju).iter().map(|&v| v as f64).collect(),
         }
     }
 
     /// What the fit starts from: the move order's point values (`point_value`) for
-    /// both roles, no threat corrections.
-    pub fn hand_set() -> EvalTables {
+    /// both roles (and both colours under renju), no threat corrections.
+    pub fn hand_set(renju: bool) -> EvalTables {
+        let colours = if renju { 2 } else { 1 };
         EvalTables {
-            points: (0..PointClass::COUNT)
-                .map(|class| {
-                    let patterns = PointClass(class as u16).patterns();
+            points: (0..PointClass::COUNT * colours)
+                .map(|index| {
+                    let patterns = PointClass((index % PointClass::COUNT) as u16).patterns();
                     [point_value(patterns, Threat::from_patterns(patterns)) as f64; 2]
                 })
                 .collect(),
-            threats: vec![0.0; THREAT_MASKS],
+            threats: vec![0.0; THREAT_MASKS * colours],
         }
     }
 
-    /// `src/game/gomoku/eval_table.rs` holding these tables (rounded): what
-    /// `arbor tune --game gomoku` writes.
+    /// Whether these are renju tables (by colour).
+    pub fn renju(&self) -> bool {
+        self.points.len() > PointClass::COUNT
+    }
+
+    /// `src/game/gomoku/eval_table.rs` (`eval_table_renju.rs` for renju tables) holding
+    /// these tables (rounded): what `arbor tune --game gomoku` writes.
     pub fn source(&self, provenance: &str) -> String {
         let rounded = |v: f64| v.round().clamp(i16::MIN as f64, i16::MAX as f64) as i16;
         let mut out = String::from(
@@ -99,22 +121,35 @@ impl EvalTables {
             out += &format!("//! {line}\n");
         }
         out += "\nuse super::pattern::PointClass;\n\n";
-        out += "/// By `PointClass`: a point's value to the side to move, and to the other side.\n";
+        let (length, threat_index) = if self.renju() {
+            out +=
+                "/// By `PointClass`, Black's then White's: a point's value to the side to move,\n";
+            out += "/// and to the other side.\n";
+            (
+                "2 * PointClass::COUNT",
+                "`Gomoku::threat_mask` + 2^11 if White is to move",
+            )
+        } else {
+            out += "/// By `PointClass`: a point's value to the side to move, and to the other side.\n";
+            ("PointClass::COUNT", "`Gomoku::threat_mask`")
+        };
         out += "#[rustfmt::skip]\n";
-        out += "pub const POINT_VALUES: [[i16; 2]; PointClass::COUNT] = [\n";
-        for (class, values) in self.points.iter().enumerate() {
-            let patterns = PointClass(class as u16).patterns();
+        out += &format!("pub const POINT_VALUES: [[i16; 2]; {length}] = [\n");
+        for (index, values) in self.points.iter().enumerate() {
+            let patterns = PointClass((index % PointClass::COUNT) as u16).patterns();
             let [mover, other] = values.map(rounded);
             out += &format!("    [{mover}, {other}], // {patterns:?}\n");
         }
         out += "];\n\n";
-        out += "/// By `Gomoku::threat_mask`, the masks whose correction is not zero.\n";
+        out += &format!("/// By {threat_index}, the masks whose correction is not zero.\n");
         out += "#[rustfmt::skip]\n";
         out += "pub const THREAT_VALUES: &[(u16, i16)] = &[\n";
+        // `0b` and a digit a bit of the index.
+        let width = 2 + (self.threats.len() - 1).max(1).ilog2() as usize + 1;
         for (mask, value) in self.threats.iter().enumerate() {
             let value = rounded(*value);
             if value != 0 {
-                out += &format!("    ({mask:#013b}, {value}),\n");
+                out += &format!("    ({mask:#0width$b}, {value}),\n");
             }
         }
         out += "];\n";
@@ -125,9 +160,11 @@ impl EvalTables {
 /// A quiet position's evaluation as a linear function of `EvalTables`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Features {
-    /// Empty points by class for the side to move, and for the other side: (class, count).
+    /// Empty points by class for the side to move, and for the other side: (class, count),
+    /// the class's index in `EvalTables::points` (under renju, after the other colour's).
     pub mover: Vec<(u16, u16)>,
     pub other: Vec<(u16, u16)>,
+    /// The index in `EvalTables::threats` (under renju, after Black's if White moves).
     pub threat_mask: u16,
     /// The hand-set rest: tempo and combination terms.
     pub fixed: Score,
@@ -168,16 +205,20 @@ impl Gomoku {
                 }
             }
         }
-        let listed = |role: usize| {
+        // Under renju the tables come by colour: the class's, and the side to move's.
+        let renju = self.config.renju;
+        let colour_offset = |side: Side, count: usize| if renju { side.index() * count } else { 0 };
+        let listed = |role: usize, side: Side| {
+            let offset = colour_offset(side, PointClass::COUNT);
             (counts.iter().enumerate())
                 .filter(|&(class, n)| class > 0 && n[role] > 0)
-                .map(|(class, n)| (class as u16, n[role]))
+                .map(|(class, n)| ((class + offset) as u16, n[role]))
                 .collect()
         };
         Some(Features {
-            mover: listed(0),
-            other: listed(1),
-            threat_mask: self.threat_mask() as u16,
+            mover: listed(0, me),
+            other: listed(1, them),
+            threat_mask: (self.threat_mask() + colour_offset(me, THREAT_MASKS)) as u16,
             fixed: self.tempo(me) + self.terms_score(me),
         })
     }
@@ -284,6 +325,13 @@ impl Gomoku {
             | has(them, Threat::Four) << 8
             | has(them, Threat::DoubleThree) << 9
             | has(them, Threat::OpenThree) << 10
+    }
+
+    /// The shipped correction for the threats on the board, `me` to move.
+    pub(super) fn threat_correction(&self, me: Side) -> Score {
+        let renju = self.config.renju;
+        let offset = if renju { THREAT_MASKS * me.index() } else { 0 };
+        threat_values(renju)[self.threat_mask() + offset]
     }
 
     /// The combination terms that apply (`threat_terms`), summed.

@@ -10,6 +10,7 @@ mod candidates;
 pub mod dataset;
 mod eval;
 mod eval_table;
+mod eval_table_renju;
 mod exact;
 pub mod pattern;
 pub mod policy;
@@ -297,7 +298,7 @@ struct Combined {
     class: u16,
     /// The move order's value of a stone there (`eval::point_value`).
     value: i16,
-    /// The evaluation's value of the point (`eval_table::POINT_VALUES`): as the side to
+    /// The evaluation's value of the point (`eval::point_values`): as the side to
     /// move's point (`[0]`) and as the other side's (`[1]`).
     role_value: [i16; 2],
 }
@@ -310,25 +311,41 @@ struct Combination {
 }
 
 impl Combination {
-    fn get() -> &'static Combination {
-        static TABLE: LazyLock<Combination> = LazyLock::new(|| {
-            let entries = (0..Pattern::COUNT.pow(4))
-                .map(|index| {
-                    let patterns = [0, 1, 2, 3].map(|d| {
-                        Pattern::from_u8((index / Pattern::COUNT.pow(d) % Pattern::COUNT) as u8)
-                    });
-                    let threat = Threat::from_patterns(patterns);
-                    Combined {
-                        threat: threat as u8,
-                        class: PointClass::of(patterns).0,
-                        value: eval::point_value(patterns, threat),
-                        role_value: eval_table::POINT_VALUES[PointClass::of(patterns).0 as usize],
-                    }
-                })
-                .collect();
-            Combination { entries }
+    /// The table whose role values are `points` (by `PointClass`).
+    fn build(points: &[[i16; 2]]) -> Combination {
+        let entries = (0..Pattern::COUNT.pow(4))
+            .map(|index| {
+                let patterns = [0, 1, 2, 3].map(|d| {
+                    Pattern::from_u8((index / Pattern::COUNT.pow(d) % Pattern::COUNT) as u8)
+                });
+                let threat = Threat::from_patterns(patterns);
+                let class = PointClass::of(patterns).0;
+                Combined {
+                    threat: threat as u8,
+                    class,
+                    value: eval::point_value(patterns, threat),
+                    role_value: points[class as usize],
+                }
+            })
+            .collect();
+        Combination { entries }
+    }
+
+    /// The tables of Black's points and of White's under the rule: the same one but
+    /// under renju, whose evaluation values the colours apart.
+    fn by_colour(renju: bool) -> [&'static Combination; 2] {
+        static FREESTYLE: LazyLock<Combination> =
+            LazyLock::new(|| Combination::build(eval::point_values(false)));
+        static RENJU: LazyLock<[Combination; 2]> = LazyLock::new(|| {
+            let (black, white) = eval::point_values(true).split_at(PointClass::COUNT);
+            [Combination::build(black), Combination::build(white)]
         });
-        &TABLE
+        if renju {
+            let [black, white] = &*RENJU;
+            [black, white]
+        } else {
+            [&FREESTYLE, &FREESTYLE]
+        }
     }
 
     /// One colour's index from four packed line bytes (`shift` 0 black, 4 white).
@@ -367,6 +384,8 @@ pub struct Gomoku {
     potential: [i32; 2],
     /// Sum of `Combined::role_value` per colour and role: the Gomoku evaluation's.
     role_potential: [[i32; 2]; 2],
+    /// The point combinations (with the evaluation's values) of Black and of White.
+    combination: [&'static Combination; 2],
     /// Every point info replaced since the position was set up, before the change:
     /// `unmake` puts them back instead of recomputing the lines.
     changes: Vec<(u32, PointInfo)>,
@@ -449,6 +468,7 @@ impl Gomoku {
             threat_count: [[0; 9]; 2],
             potential: [0; 2],
             role_potential: [[0; 2]; 2],
+            combination: Combination::by_colour(config.renju),
             changes: Vec::new(),
             marks: Vec::new(),
         };
@@ -661,7 +681,7 @@ impl Gomoku {
         let mut new = PointInfo::default();
         if self.cells[point] == EMPTY {
             new.lines = u32::from_le_bytes(self.keys[point].map(|key| table.packed(key)));
-            Self::combine(&mut new);
+            self.combine(&mut new);
         }
         self.replace_info(point, new);
     }
@@ -677,15 +697,14 @@ impl Gomoku {
             return;
         }
         new.lines = (new.lines & !(0xff << shift)) | (byte as u32) << shift;
-        Self::combine(&mut new);
+        self.combine(&mut new);
         self.replace_info(point, new);
     }
 
     #[inline]
-    fn combine(info: &mut PointInfo) {
-        let entries = &Combination::get().entries;
+    fn combine(&self, info: &mut PointInfo) {
         for (c, shift) in [(0, 0), (1, 4)] {
-            info.colours[c] = entries[Combination::index(info.lines, shift)];
+            info.colours[c] = self.combination[c].entries[Combination::index(info.lines, shift)];
         }
     }
 
@@ -884,7 +903,9 @@ impl Gomoku {
                 for c in 0..2 {
                     let patterns = self.keys[point].map(|key| table.pattern(key, c as u8 + 1));
                     let threat = Threat::from_patterns(patterns);
-                    let role_value = eval_table::POINT_VALUES[PointClass::of(patterns).0 as usize];
+                    let class = PointClass::of(patterns).0 as usize;
+                    let role_value = eval::point_values(self.config.renju)
+                        [class + c * PointClass::COUNT * self.config.renju as usize];
                     let direct = Combined {
                         threat: threat as u8,
                         class: PointClass::of(patterns).0,

@@ -2,7 +2,7 @@
 //! evaluation (`eval`), the candidate moves (`candidates`) and the solvers.
 
 use super::candidates::{candidates, keep_best, late_move_reduction};
-use super::eval::{capture_score, capture_threats, static_score, threat_values};
+use super::eval::{capture_score, capture_threats, static_score};
 use super::exact::{self, ExactTable};
 use super::pattern::Threat;
 use super::{Family, Gomoku, quiesce, threat};
@@ -71,7 +71,7 @@ impl Evaluate for Gomoku {
         }
         let mut score = self.role_potential(me, true) - self.role_potential(them, false)
             + tempo
-            + threat_values()[self.threat_mask()];
+            + self.threat_correction(me);
         if self.threat_count(them, Threat::Five) == 0 {
             score += self.terms_score(me);
         }
