@@ -63,6 +63,12 @@ impl Proto {
         matches!(self, Proto::Native | Proto::Gomocup)
     }
 
+    /// Whether an engine of this protocol takes Swap2 decisions: native engines by
+    /// `swap2`, Gomocup brains by `SWAP2BOARD`; NBoard and GTP have no such command.
+    pub fn has_swap2(self) -> bool {
+        matches!(self, Proto::Native | Proto::Gomocup)
+    }
+
     /// Refuses `threads=N` for a protocol that cannot say it, and `depth=N` for one other
     /// than NBoard.
     pub fn check_options(
@@ -747,6 +753,27 @@ impl EngineDriver for GomocupEngine {
         self.stones.push(point);
         self.pending = Some(point);
         Ok(())
+    }
+
+    /// `SWAP2BOARD`, the stones as `x,y` lines, `DONE`; the answer (`x,y ...` or `SWAP`)
+    /// as the brain gives it. The game that follows starts afresh (`new_game`).
+    fn swap2(
+        &mut self,
+        stones: &[String],
+        request: GoRequest,
+        deadline: Instant,
+    ) -> Result<String, EngineFailure> {
+        if let GoRequest::Clock { left, .. } = request {
+            let millis = left.as_millis().min(i32::MAX as u128);
+            self.send_info(&format!("INFO time_left {millis}"))?;
+        }
+        self.process.send("SWAP2BOARD")?;
+        for name in stones {
+            let (x, y) = self.point(name)?;
+            self.process.send(&format!("{x},{y}"))?;
+        }
+        self.process.send("DONE")?;
+        self.answer("SWAP2BOARD", deadline)
     }
 
     fn quit(&mut self) {
