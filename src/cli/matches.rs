@@ -133,16 +133,22 @@ impl MatchArgs {
         let engines = spec::parse_engines(&self.engines, self.threads)?;
         // `--opening swap2`: the engines open every Gomoku game on a free board.
         let swap2 = self.swap2()?;
-        let mut game = self.game.clone();
-        if swap2 {
-            game.opening = Some("free".into());
-        }
         // Gomocup brains play Gomoku only: without --game, that is the game.
         let gomocup_only = engines.iter().all(|engine| engine.proto == Proto::Gomocup);
-        let variant = match &game.game {
-            None if gomocup_only => game.variant_of("gomoku")?,
-            _ => game.variant()?,
+        let name = match &self.game.game {
+            None if gomocup_only => "gomoku",
+            _ => self.game.name(),
         };
+        let mut game = self.game.clone();
+        if swap2 {
+            if !name.eq_ignore_ascii_case("gomoku") {
+                return Err(format!(
+                    "--opening swap2 is a Gomoku opening, not one of {name}"
+                ));
+            }
+            game.opening = Some("free".into());
+        }
+        let variant = game.variant_of(name)?;
         if self.compliance {
             let [engine] = engines.as_slice() else {
                 return Err("--compliance checks one engine: give one --engine".into());

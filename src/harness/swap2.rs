@@ -203,3 +203,308 @@ pub fn play_swap2<G: Game>(
     record.swap2 = Some(log);
     (record, setup)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::gomoku::{Config, Gomoku, Opening};
+    use crate::harness::engine::{EngineFailure, GoRequest};
+
+    /// A list of answers, decisions or words.
+    type Words = &'static [&'static str];
+
+    /// Answers Swap2 and moves from its lists, in order, and logs what it is asked.
+    #[derive(Default)]
+    struct Scripted {
+        answers: Vec<&'static str>,
+        moves: Vec<&'static str>,
+        /// `new_game <setup>`, `swap2 <stones>`, `go`.
+        asked: Vec<String>,
+        /// How long each Swap2 answer takes.
+        delay: Duration,
+        /// Fails at Swap2 instead of answering.
+        crash: bool,
+    }
+
+    impl Scripted {
+        fn new(answers: &[&'static str], moves: &[&'static str]) -> Scripted {
+            Scripted {
+                answers: answers.to_vec(),
+                moves: moves.to_vec(),
+                ..Scripted::default()
+            }
+        }
+    }
+
+    impl EngineDriver for Scripted {
+        fn name(&self) -> &str {
+            "scripted"
+        }
+
+        fn new_game(&mut self, _game: &str, setup: &Setup) -> Result<(), EngineFailure> {
+            let Setup::Moves(moves) = setup else {
+                panic!("Swap2 games start from moves")
+            };
+            self.asked.push(format!("new_game {}", moves.join(",")));
+            Ok(())
+        }
+
+        fn go(&mut self, _request: GoRequest, _deadline: Instant) -> Result<String, EngineFailure> {
+            self.asked.push("go".into());
+            Ok(if self.moves.is_empty() {
+                "zz".to_string()
+            } else {
+                self.moves.remove(0).to_string()
+            })
+        }
+
+        fn opponent_moved(&mut self, _text: &str) -> Result<(), EngineFailure> {
+            Ok(())
+        }
+
+        fn swap2(
+            &mut self,
+            stones: &[String],
+            _request: GoRequest,
+            _deadline: Instant,
+        ) -> Result<String, EngineFailure> {
+            self.asked.push(format!("swap2 {}", stones.join(",")));
+            std::thread::sleep(self.delay);
+            if self.crash {
+                return Err(EngineFailure::Crashed);
+            }
+            Ok(self.answers.remove(0).to_string())
+        }
+
+        fn quit(&mut self) {}
+    }
+
+    fn gomoku(renju: bool) -> Gomoku {
+        let config = if renju {
+            Config::renju(15, Opening::Free)
+        } else {
+            Config::gomoku(15, false, Opening::Free)
+        };
+        Gomoku::new(config).unwrap()
+    }
+
+    /// Plays a Swap2 game, `a` proposing, under `control`.
+    fn play(a: &mut Scripted, b: &mut Scripted, control: TimeControl) -> (GameRecord, Setup) {
+        play_swap2(
+            gomoku(true),
+            "gomoku size=15 rule=renju opening=free",
+            [a, b],
+            control,
+            |_| 0,
+            1,
+        )
+    }
+
+    fn moves(names: &str) -> Setup {
+        Setup::Moves(names.split_whitespace().map(String::from).collect())
+    }
+
+    /// Every branch: the stones become the setup, the colours are the ones decided, and
+    /// the side to move first is asked first (here it answers an occupied point and
+    /// loses, which shows who it was).
+    #[test]
+    fn every_branch_decides_stones_and_colours() {
+        // (A's answers, B's answers, decisions, stones, proposer's colour, who moves
+        // first: A or B, its colour).
+        let branches: [(Words, Words, Words, &str, Side, bool, Side); 4] = [
+            // Three stones, then B plays White's fourth: A is Black, to move.
+            (
+                &["h8 i9 j10"],
+                &["h9"],
+                &["h8 i9 j10", "h9"],
+                "h8 i9 j10 h9",
+                Side::Black,
+                true,
+                Side::Black,
+            ),
+            // Three stones, then B swaps: B is Black, A White and plays the fourth.
+            (
+                &["h8 i9 j10"],
+                &["swap"],
+                &["h8 i9 j10", "swap"],
+                "h8 i9 j10",
+                Side::White,
+                true,
+                Side::White,
+            ),
+            // Two more stones, then A stays White with the sixth: B Black, to move.
+            (
+                &["h8 i9 j10", "k9"],
+                &["h9 g9"],
+                &["h8 i9 j10", "h9 g9", "k9"],
+                "h8 i9 j10 h9 g9 k9",
+                Side::White,
+                false,
+                Side::Black,
+            ),
+            // Two more stones, then A swaps: A Black, B White plays the sixth.
+            (
+                &["h8 i9 j10", "SWAP"],
+                &["h9 g9"],
+                &["h8 i9 j10", "h9 g9", "swap"],
+                "h8 i9 j10 h9 g9",
+                Side::Black,
+                false,
+                Side::White,
+            ),
+        ];
+        for (a_answers, b_answers, decisions, stones, proposer, a_first, first) in branches {
+            let mut a = Scripted::new(a_answers, &["h8"]);
+            let mut b = Scripted::new(b_answers, &["h8"]);
+            let (record, setup) = play(&mut a, &mut b, TimeControl::Depth(1));
+            let log = record.swap2.clone().unwrap();
+            assert_eq!(log.decisions, decisions, "{decisions:?}");
+            assert_eq!(log.proposer, proposer, "{decisions:?}");
+            assert_eq!(setup, moves(stones), "{decisions:?}");
+            match &record.ending {
+                Ending::Illegal(side, text) => {
+                    assert_eq!(*side, first, "{decisions:?}");
+                    assert_eq!(text, "h8", "{decisions:?}");
+                }
+                other => panic!("{decisions:?}: {other:?}"),
+            }
+            assert_eq!(record.winner, Some(first.opponent()));
+            let (mover, waiter) = if a_first { (&a, &b) } else { (&b, &a) };
+            assert_eq!(mover.asked.last().unwrap(), "go", "{decisions:?}");
+            assert!(!waiter.asked.contains(&"go".to_string()), "{decisions:?}");
+            // Both engines started the game afresh from the stones.
+            let start = format!("new_game {}", stones.replace(' ', ","));
+            assert!(a.asked.contains(&start) && b.asked.contains(&start));
+            // Decisions were asked with the stones so far.
+            assert_eq!(a.asked[1], "swap2 ");
+            assert_eq!(b.asked[1], "swap2 h8,i9,j10");
+        }
+    }
+
+    /// A bad answer loses the game for the engine that gave it, with the reason; the
+    /// stones accepted before it stay the setup.
+    #[test]
+    fn bad_answers_forfeit_with_a_reason() {
+        // (A's answers, B's answers, loser's colour, words in the message).
+        let cases: [(Words, Words, Side, Words); 7] = [
+            (
+                &["h8 h8 j10"],
+                &[],
+                Side::Black,
+                &["h8 h8 j10", "not an empty point"],
+            ),
+            (
+                &["h8 i9"],
+                &[],
+                Side::Black,
+                &["2 stones where 3 were expected"],
+            ),
+            (
+                &["h8 i9 z99"],
+                &[],
+                Side::Black,
+                &["h8 i9 z99 (Swap2:", "z99"],
+            ),
+            (&["h8 i9 p1"], &[], Side::Black, &["p1"]),
+            (&["swap"], &[], Side::Black, &["swap is no answer here"]),
+            (
+                &["h8 i9 j10"],
+                &["h9 g9 f9"],
+                Side::White,
+                &["3 stones where 1 or 2 or swap were expected"],
+            ),
+            (
+                &["h8 i9 j10", "h9 g9"],
+                &["k9 l9"],
+                Side::Black,
+                &["2 stones where 1 or swap were expected"],
+            ),
+        ];
+        for (a_answers, b_answers, loser, words) in cases {
+            let mut a = Scripted::new(a_answers, &[]);
+            let mut b = Scripted::new(b_answers, &[]);
+            let (record, setup) = play(&mut a, &mut b, TimeControl::Depth(1));
+            assert_eq!(record.winner, Some(loser.opponent()), "{a_answers:?}");
+            let Ending::Illegal(side, text) = &record.ending else {
+                panic!("{a_answers:?}: {:?}", record.ending)
+            };
+            assert_eq!(*side, loser);
+            for word in words {
+                assert!(text.contains(word), "{a_answers:?}: {text}");
+            }
+            assert!(record.moves.is_empty());
+            let Setup::Moves(stones) = setup else {
+                panic!()
+            };
+            assert!(stones.len() <= 5, "{stones:?}");
+        }
+    }
+
+    /// Renju: a stone on a point forbidden to Black is refused with the rule's reason,
+    /// and the board stays as it was. (Swap2's three black stones cannot make one: the
+    /// check is the rules' own, shown here on a fuller board.)
+    #[test]
+    fn a_forbidden_point_for_black_is_refused() {
+        let mut game = gomoku(true);
+        for name in ["f8", "a1", "g8", "a3", "h6", "a5", "h7", "a7"] {
+            let mv = game.parse_move(name).unwrap();
+            game.make(mv);
+        }
+        let before = game.clone();
+        let refused = check_answer(&mut game, "h8", &[1], true).err().unwrap();
+        assert!(refused.contains("h8 is a forbidden point"), "{refused}");
+        assert_eq!(format!("{game:?}"), format!("{before:?}"));
+        assert!(matches!(
+            check_answer(&mut game, "swap", &[1], true),
+            Ok(Answer::Swap)
+        ));
+        let Ok(Answer::Stones(names)) = check_answer(&mut game, "7,9", &[1], true) else {
+            panic!()
+        };
+        assert_eq!(names.len(), 1);
+        assert_eq!(game.parse_move(&names[0]), game.parse_move("7,9"));
+    }
+
+    /// A decision is timed like a move: too slow loses on time, a crash is a failure,
+    /// and under a clock its time stays on the decider's clock for the game.
+    #[test]
+    fn decisions_are_timed_and_failures_lose() {
+        let mut a = Scripted::new(&["h8 i9 j10"], &[]);
+        a.delay = Duration::from_millis(150);
+        let mut b = Scripted::new(&["swap"], &[]);
+        let (record, _) = play(
+            &mut a,
+            &mut b,
+            TimeControl::MoveTime(Duration::from_millis(20)),
+        );
+        assert_eq!(record.ending, Ending::TimeForfeit(Side::Black));
+        let mut a = Scripted::new(&["h8 i9 j10"], &[]);
+        let mut b = Scripted::new(&[], &[]);
+        b.crash = true;
+        let (record, _) = play(&mut a, &mut b, TimeControl::Depth(1));
+        assert_eq!(
+            record.ending,
+            Ending::Failure(Side::White, "crashed".into())
+        );
+        // B swaps after a 60 ms decision: B is Black, and the time is on Black's clock.
+        let mut a = Scripted::new(&["h8 i9 j10"], &["h8"]);
+        let mut b = Scripted::new(&["swap"], &[]);
+        b.delay = Duration::from_millis(60);
+        let clock = TimeControl::Clock {
+            base: Duration::from_secs(5),
+            inc: Duration::ZERO,
+        };
+        let (record, _) = play(&mut a, &mut b, clock);
+        assert_eq!(record.swap2.unwrap().proposer, Side::White);
+        assert!(
+            record.used[0] >= Duration::from_millis(60),
+            "{:?}",
+            record.used
+        );
+        assert!(
+            record.used[1] < Duration::from_millis(60),
+            "{:?}",
+            record.used
+        );
+    }
+}
