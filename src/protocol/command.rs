@@ -472,6 +472,30 @@ mod tests {
     }
 
     #[test]
+    fn swap2_takes_stones_then_limits() {
+        assert_eq!(
+            command("swap2"),
+            Command::Swap2 {
+                stones: Vec::new(),
+                limits: Limits::default()
+            }
+        );
+        assert_eq!(
+            command("swap2 h8 7,8 j10 movetime 500 nodes 9"),
+            Command::Swap2 {
+                stones: vec!["h8".into(), "7,8".into(), "j10".into()],
+                limits: Limits {
+                    movetime: Some(Duration::from_millis(500)),
+                    nodes: Some(9),
+                    ..Limits::default()
+                }
+            }
+        );
+        assert_eq!(error("swap2 h8 depth"), "swap2: 'depth' needs a value");
+        assert!(error("swap2 h8 nodes x").starts_with("swap2 nodes: "));
+    }
+
+    #[test]
     fn set_and_unknown() {
         assert_eq!(
             command("set Player random"),
