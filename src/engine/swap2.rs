@@ -20,10 +20,10 @@ use std::time::{Duration, Instant};
 use super::job::JobKind;
 use super::session::Task;
 use super::{AnalysisOptions, Engine, EngineError, Finished};
-use crate::game::Move;
 use crate::game::gomoku::Family;
 use crate::game::roles::ScoreValue;
 use crate::game::variant::Variant;
+use crate::game::{Move, Side};
 use crate::search::limits::Limits;
 use crate::search::report::Report;
 
@@ -174,8 +174,12 @@ impl Engine {
                 stones.len()
             ))
         })?;
-        self.session.restart();
-        let fixed = fixed_names(self.size());
+        // The empty board, keeping the tables (a restart would clear them, on the
+        // decision's time).
+        let size = self.size();
+        self.session
+            .set_board(&"-".repeat(size * size), Side::Black)?;
+        let fixed = fixed_names(size);
         let stones = if stage == Stage::Propose {
             &fixed[..]
         } else {
