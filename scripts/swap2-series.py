@@ -12,6 +12,10 @@ Gomocup's Swap2 rule; `--rule 0`: five or more).
         "target/release/arbor gomocup" /path/to/pbrain-rapfi
 
 Prints each game's opening decisions and result, then the score of the first brain.
+
+`arbor match --game gomoku --opening swap2` plays such series too, with arbor's rules
+(renju's forbidden points included), clocks, records and statistics, and with native
+arbor engines as well as Gomocup brains (docs/matches.md).
 """
 
 import argparse

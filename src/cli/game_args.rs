@@ -18,7 +18,9 @@ pub struct GameArgs {
     /// Game rule (othello: normal or misere; gomoku: freestyle, exact or renju).
     #[arg(long)]
     pub rule: Option<String>,
-    /// Opening rule (gomoku: center or free; pente: center, tournament or free).
+    /// Opening rule (gomoku: center or free; pente: center, tournament or free); `arbor
+    /// match` also takes swap2 (Gomoku: the engines open each game by Swap2, on a free
+    /// board).
     #[arg(long)]
     pub opening: Option<String>,
     /// Stones in a row that win (tictactoe).

@@ -131,12 +131,24 @@ impl MatchArgs {
         })
         .map_err(|e| e.to_string())?;
         let engines = spec::parse_engines(&self.engines, self.threads)?;
+        // `--opening swap2`: the engines open every Gomoku game on a free board.
+        let swap2 = self.swap2()?;
         // Gomocup brains play Gomoku only: without --game, that is the game.
         let gomocup_only = engines.iter().all(|engine| engine.proto == Proto::Gomocup);
-        let variant = match &self.game.game {
-            None if gomocup_only => self.game.variant_of("gomoku")?,
-            _ => self.game.variant()?,
+        let name = match &self.game.game {
+            None if gomocup_only => "gomoku",
+            _ => self.game.name(),
         };
+        let mut game = self.game.clone();
+        if swap2 {
+            if !name.eq_ignore_ascii_case("gomoku") {
+                return Err(format!(
+                    "--opening swap2 is a Gomoku opening, not one of {name}"
+                ));
+            }
+            game.opening = Some("free".into());
+        }
+        let variant = game.variant_of(name)?;
         if self.compliance {
             let [engine] = engines.as_slice() else {
                 return Err("--compliance checks one engine: give one --engine".into());
@@ -151,7 +163,8 @@ impl MatchArgs {
             engines,
             variant,
             control: self.control(),
-            openings: self.openings(variant)?,
+            openings: self.openings(variant, swap2)?,
+            swap2,
             concurrency: self.concurrency,
             records: self.records.clone(),
             ggf: self.ggf.clone(),
@@ -166,6 +179,23 @@ impl MatchArgs {
         harness::run_match(&config, &mut io::stdout()).map(|_| ())
     }
 
+    /// Whether `--opening swap2` asks for Swap2 openings (which no openings file or
+    /// random openings go with).
+    fn swap2(&self) -> Result<bool, String> {
+        let swap2 = self
+            .game
+            .opening
+            .as_deref()
+            .is_some_and(|opening| opening.eq_ignore_ascii_case("swap2"));
+        if swap2 && (self.openings.is_some() || self.random_openings.is_some()) {
+            return Err(
+                "--opening swap2: the engines open every game, so --openings and --random-openings do not apply"
+                    .into(),
+            );
+        }
+        Ok(swap2)
+    }
+
     /// The one of `--tc`, `--movetime`, `--depth` and `--nodes` given (clap refuses more
     /// than one), or a minute per side.
     fn control(&self) -> TimeControl {
@@ -178,9 +208,14 @@ impl MatchArgs {
     }
 
     /// `--rounds` openings from `--openings` (repeated as needed) or random ones, or the
-    /// starting position.
-    fn openings(&self, variant: crate::game::variant::Variant) -> Result<Vec<Setup>, String> {
+    /// starting position (always under Swap2).
+    fn openings(
+        &self,
+        variant: crate::game::variant::Variant,
+        swap2: bool,
+    ) -> Result<Vec<Setup>, String> {
         let openings = match (&self.openings, self.random_openings) {
+            _ if swap2 => vec![Setup::Moves(Vec::new())],
             (Some(path), _) => {
                 let text = crate::files::read_text(path)?;
                 harness::read_openings(&text, variant)
@@ -274,11 +309,11 @@ mod tests {
     #[test]
     fn openings_repeat_to_the_rounds() {
         let variant = GameArgs::default().variant().unwrap();
-        let start = parse(&[]).unwrap().openings(variant).unwrap();
+        let start = parse(&[]).unwrap().openings(variant, false).unwrap();
         assert_eq!(start, [Setup::Moves(Vec::new())]);
         let random = parse(&["--random-openings", "2", "--rounds", "3", "--seed", "5"])
             .unwrap()
-            .openings(variant)
+            .openings(variant, false)
             .unwrap();
         assert_eq!(random.len(), 3);
         assert!(
@@ -287,7 +322,7 @@ mod tests {
                 .all(|s| matches!(s, Setup::Moves(m) if m.len() == 2))
         );
         let missing = parse(&["--openings", "/nonexistent/arbor-openings"]).unwrap();
-        assert!(missing.openings(variant).is_err());
+        assert!(missing.openings(variant, false).is_err());
     }
 
     #[test]

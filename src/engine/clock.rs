@@ -121,6 +121,15 @@ impl GameClock {
         stretch
     }
 
+    /// The clocks with the sides exchanged (time used and increments earned), stopped:
+    /// for an opening in which the players chose their colours (Swap2) on clocks kept
+    /// by player.
+    pub fn swap_sides(&mut self, now: Instant) {
+        self.halt(now);
+        self.spent.swap(0, 1);
+        self.bonus.swap(0, 1);
+    }
+
     /// Both clocks back to the start; `next`'s runs.
     pub fn reset(&mut self, next: Option<Side>, now: Instant) {
         self.spent = [Duration::ZERO; 2];
@@ -196,6 +205,18 @@ mod tests {
         clock.reset(Some(Side::Black), t0 + 9 * S);
         assert_eq!(clock.used(Side::White, t0 + 9 * S), Duration::ZERO);
         assert_eq!(clock.used(Side::Black, t0 + 10 * S), S);
+    }
+
+    #[test]
+    fn swapping_sides_exchanges_time_and_increments() {
+        let t0 = Instant::now();
+        let mut clock = GameClock::new(control(10, 100));
+        clock.start(Side::Black, t0);
+        clock.press(Some(Side::White), t0 + 3 * S);
+        clock.swap_sides(t0 + 4 * S);
+        assert_eq!(clock.running(), None);
+        assert_eq!(clock.used(Side::Black, t0 + 9 * S), S);
+        assert_eq!(clock.left(Side::White, t0 + 9 * S), Some(7 * S + 100 * MS));
     }
 
     #[test]

@@ -22,6 +22,8 @@ pub enum JobKind {
     Hint,
     /// Score the best root moves, playing nothing.
     Analyze,
+    /// Take a Swap2 decision (an analysis), playing its stones.
+    Swap2,
     Solve,
     Perft,
 }
@@ -32,6 +34,7 @@ impl JobKind {
             JobKind::Go => "go",
             JobKind::Hint => "hint",
             JobKind::Analyze => "analyze",
+            JobKind::Swap2 => "swap2",
             JobKind::Solve => "solve",
             JobKind::Perft => "perft",
         }

@@ -15,6 +15,7 @@ pub mod input;
 pub mod job;
 pub mod output;
 mod session;
+pub mod swap2;
 
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
@@ -133,6 +134,11 @@ pub enum Finished {
         leaves: Option<u64>,
         elapsed: Duration,
     },
+    /// A Swap2 decision (see [`swap2`]), its stones played; the analysis's last report.
+    Swap2 {
+        answer: swap2::Answer,
+        report: Report,
+    },
     /// The job panicked (or chose an illegal move); nothing was played.
     Failed { kind: JobKind, message: String },
 }
@@ -148,6 +154,8 @@ pub struct Engine {
     rng: StdRng,
     events: Sender<Event>,
     job: Option<Running>,
+    /// The stage of the Swap2 decision running.
+    swap2_stage: Option<swap2::Stage>,
 }
 
 impl Engine {
@@ -173,6 +181,7 @@ impl Engine {
                 .map_or_else(StdRng::from_os_rng, StdRng::seed_from_u64),
             events,
             job: None,
+            swap2_stage: None,
         };
         Ok((engine, receiver))
     }
@@ -483,6 +492,16 @@ impl Engine {
         started: Instant,
     ) -> Result<(), EngineError> {
         self.ensure_idle()?;
+        let (request, stop) = self.analysis_request(options, started)?;
+        self.start(JobKind::Analyze, Task::Analyze(request), stop)
+    }
+
+    /// The request and stop of an analysis of the position under `options`.
+    fn analysis_request(
+        &self,
+        options: &AnalysisOptions,
+        started: Instant,
+    ) -> Result<(AnalysisRequest, Stop), EngineError> {
         self.check_playable()?;
         let mut moves = Vec::new();
         for text in &options.moves {
@@ -514,7 +533,7 @@ impl Engine {
         let stop = Stop::never()
             .with_deadline(options.time.map(|time| started + time))
             .with_node_limit(options.nodes.unwrap_or(u64::MAX));
-        self.start(JobKind::Analyze, Task::Analyze(request), stop)
+        Ok((request, stop))
     }
 
     /// The kind of job running, if any.
@@ -555,6 +574,7 @@ impl Engine {
                 message: "internal error: no job was running".to_string(),
             };
         };
+        let swap2_stage = self.swap2_stage.take();
         match outcome {
             Outcome::Chose { mv, result } if job.kind == JobKind::Go => {
                 match self.session.play(mv) {
@@ -575,6 +595,9 @@ impl Engine {
                         message: "internal error: the player chose an illegal move".to_string(),
                     }
                 }
+            }
+            Outcome::Analyzed(report) if job.kind == JobKind::Swap2 => {
+                self.finish_swap2(swap2_stage, report)
             }
             Outcome::Analyzed(report) => Finished::Analyzed { report },
             Outcome::Solved(Some(proof)) if !proof.pv.is_empty() || proof.is_exact() => {

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::engine::Setup;
 use super::referee::{Ending, GameRecord, TimeControl};
 use super::stats::Sprt;
+use super::swap2::Swap2Log;
 use super::{PairDone, Played, Tally, margin_label, result_text, summary};
 use crate::bounds;
 use crate::game::Side;
@@ -86,6 +87,9 @@ pub struct MatchInfo {
     pub openings: String,
     /// Pairs in the whole match, over all shards.
     pub pairs: usize,
+    /// `swap2` when the engines open every game by Swap2 (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<String>,
 }
 
 impl MatchInfo {
@@ -95,6 +99,7 @@ impl MatchInfo {
         control: TimeControl,
         openings: &[Setup],
         pairs: usize,
+        swap2: bool,
     ) -> MatchInfo {
         // FNV-1a: the same on every machine and Rust version, unlike the std hashers.
         let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
@@ -121,6 +126,7 @@ impl MatchInfo {
             control,
             openings: format!("{hash:016x}"),
             pairs,
+            opening: swap2.then(|| "swap2".to_string()),
         }
     }
 
@@ -157,6 +163,18 @@ struct GameLine {
     status: String,
     moves: Vec<String>,
     used_ms: [u64; 2],
+    /// A Swap2 opening: who proposed and the decisions (its stones are the setup).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    swap2: Option<Swap2Line>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Swap2Line {
+    /// The engine that proposed the first three stones.
+    proposer: String,
+    /// Stones by name, or `swap`, in order (proposer, other, proposer).
+    decisions: Vec<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -229,6 +247,14 @@ fn game_line(played: &Played, names: &[String]) -> GameLine {
         status: record.status.clone(),
         moves: record.moves.clone(),
         used_ms: record.used.map(|used| used.as_millis() as u64),
+        swap2: record.swap2.as_ref().map(|log| Swap2Line {
+            proposer: names[match log.proposer {
+                Side::Black => played.black,
+                Side::White => played.white,
+            }]
+            .clone(),
+            decisions: log.decisions.clone(),
+        }),
     }
 }
 
@@ -268,6 +294,22 @@ fn played_from(line: GameLine, pair: usize, names: &[String]) -> Result<Played, 
             ));
         }
     };
+    let swap2 = match line.swap2 {
+        None => None,
+        Some(swap2) => Some(Swap2Log {
+            proposer: if swap2.proposer == line.black {
+                Side::Black
+            } else if swap2.proposer == line.white {
+                Side::White
+            } else {
+                return Err(format!(
+                    "Swap2 proposer {} plays neither colour",
+                    quote(&swap2.proposer)
+                ));
+            },
+            decisions: swap2.decisions,
+        }),
+    };
     let ending = match line.ending {
         EndingLine::Rules => Ending::Rules,
         EndingLine::Time { side } => Ending::TimeForfeit(side.into()),
@@ -290,6 +332,7 @@ fn played_from(line: GameLine, pair: usize, names: &[String]) -> Result<Played, 
             black_score: line.score,
             status: line.status,
             used: line.used_ms.map(Duration::from_millis),
+            swap2,
         },
     })
 }
@@ -354,8 +397,12 @@ fn parse_pair(line: &[u8]) -> Result<ReadPair, String> {
         played_from(first, line.pair, &info.engines)?,
         played_from(second, line.pair, &info.engines)?,
     ];
-    if games[0].black != games[1].white || games[0].white != games[1].black {
-        return Err("the pair's games are not the same engines with colours swapped".into());
+    let (first, second) = (games[0].seats(), games[1].seats());
+    if first.0 != second.1 || first.1 != second.0 {
+        return Err(
+            "the pair's games are not the same engines with colours (or Swap2 proposers) swapped"
+                .into(),
+        );
     }
     // Pairs are scheduled in order, two games each.
     if [games[0].number, games[1].number] != [2 * line.pair + 1, 2 * line.pair + 2] {
@@ -482,6 +529,13 @@ fn difference(a: &MatchInfo, b: &MatchInfo) -> String {
             "control {} vs {}",
             quote(&a.control),
             quote(&b.control)
+        ));
+    }
+    if a.opening != b.opening {
+        fields.push(format!(
+            "opening {} vs {}",
+            a.opening.as_deref().unwrap_or("as scheduled"),
+            b.opening.as_deref().unwrap_or("as scheduled")
         ));
     }
     if a.openings != b.openings {

@@ -54,6 +54,21 @@ pub trait EngineDriver: Send {
     fn go(&mut self, request: GoRequest, deadline: Instant) -> Result<String, EngineFailure>;
     /// Tells the engine the move its opponent played.
     fn opponent_moved(&mut self, text: &str) -> Result<(), EngineFailure>;
+    /// A Swap2 decision (`arbor match --opening swap2`) in the game `new_game` started:
+    /// with `stones` (0, 3 or 5 names, in playing order) on the empty board, the
+    /// engine's answer before `deadline`, as it gives it: stones or `swap`, which the
+    /// referee checks. Protocols without Swap2 refuse (the match refuses them first).
+    fn swap2(
+        &mut self,
+        stones: &[String],
+        request: GoRequest,
+        deadline: Instant,
+    ) -> Result<String, EngineFailure> {
+        let _ = (stones, request, deadline);
+        Err(EngineFailure::Protocol(
+            "the engine's protocol has no Swap2 decisions".into(),
+        ))
+    }
     fn quit(&mut self);
 }
 
@@ -368,18 +383,22 @@ impl EngineDriver for NativeEngine {
     }
 
     fn go(&mut self, request: GoRequest, deadline: Instant) -> Result<String, EngineFailure> {
-        let line = match request {
-            // A clock grown by increments past what engines accept is sent at the bound.
-            GoRequest::Clock { left, inc } => format!(
-                "go time {} inc {}",
-                left.as_millis().min(MAX_MILLIS as u128),
-                inc.as_millis().min(MAX_MILLIS as u128)
-            ),
-            GoRequest::MoveTime(time) => format!("go movetime {}", time.as_millis()),
-            GoRequest::Depth(depth) => format!("go depth {depth}"),
-            GoRequest::Nodes(nodes) => format!("go nodes {nodes}"),
-        };
-        self.command(&line, deadline)
+        self.command(&format!("go {}", limits(request)), deadline)
+    }
+
+    /// `swap2 <stones> <limits>`, answered `= <stones>` or `= swap`.
+    fn swap2(
+        &mut self,
+        stones: &[String],
+        request: GoRequest,
+        deadline: Instant,
+    ) -> Result<String, EngineFailure> {
+        let mut line = String::from("swap2");
+        for stone in stones {
+            line.push(' ');
+            line.push_str(stone);
+        }
+        self.command(&format!("{line} {}", limits(request)), deadline)
     }
 
     fn opponent_moved(&mut self, text: &str) -> Result<(), EngineFailure> {
@@ -389,6 +408,21 @@ impl EngineDriver for NativeEngine {
 
     fn quit(&mut self) {
         self.process.quit("quit");
+    }
+}
+
+/// A request as `go`'s limits (`swap2` takes them too).
+fn limits(request: GoRequest) -> String {
+    match request {
+        // A clock grown by increments past what engines accept is sent at the bound.
+        GoRequest::Clock { left, inc } => format!(
+            "time {} inc {}",
+            left.as_millis().min(MAX_MILLIS as u128),
+            inc.as_millis().min(MAX_MILLIS as u128)
+        ),
+        GoRequest::MoveTime(time) => format!("movetime {}", time.as_millis()),
+        GoRequest::Depth(depth) => format!("depth {depth}"),
+        GoRequest::Nodes(nodes) => format!("nodes {nodes}"),
     }
 }
 

@@ -63,6 +63,12 @@ impl Proto {
         matches!(self, Proto::Native | Proto::Gomocup)
     }
 
+    /// Whether an engine of this protocol takes Swap2 decisions: native engines by
+    /// `swap2`, Gomocup brains by `SWAP2BOARD`; NBoard and GTP have no such command.
+    pub fn has_swap2(self) -> bool {
+        matches!(self, Proto::Native | Proto::Gomocup)
+    }
+
     /// Refuses `threads=N` for a protocol that cannot say it, and `depth=N` for one other
     /// than NBoard.
     pub fn check_options(
@@ -618,8 +624,11 @@ impl GomocupEngine {
     }
 
     /// The next line that is not a message; `ERROR` and `UNKNOWN` are protocol errors,
-    /// but for those that name a word of an `INFO` sent since the last reply.
+    /// but for those that name a word of an `INFO` sent since the last reply, and for the
+    /// one that says the command `sent` was dropped (see [`dropped`]): the command is then
+    /// sent again, once.
     fn answer(&mut self, sent: &str, deadline: Instant) -> Result<String, EngineFailure> {
+        let mut resent = false;
         loop {
             let line = self.process.recv(deadline)?;
             let text = line.trim();
@@ -636,6 +645,17 @@ impl GomocupEngine {
                 });
                 if names_an_info {
                     log::warn!("{}: an INFO was refused: {}", self.process.name(), text);
+                    continue;
+                }
+                if !resent && dropped(sent, text) {
+                    log::warn!(
+                        "{}: {} was dropped ({}): sent again",
+                        self.process.name(),
+                        quote(sent),
+                        text
+                    );
+                    resent = true;
+                    self.process.send(sent)?;
                     continue;
                 }
                 let message = format!("{} got {}", quote(sent), quote(text));
@@ -749,9 +769,49 @@ impl EngineDriver for GomocupEngine {
         Ok(())
     }
 
+    /// `SWAP2BOARD`, the stones in playing order as `x,y,field` lines (fields as in
+    /// `BOARD`: 1 the side to move's, 2 the other's; Rapfi refuses bare `x,y`), `DONE`;
+    /// the answer (`x,y ...` or `SWAP`) as the brain gives it. The game that follows
+    /// starts afresh (`new_game`).
+    fn swap2(
+        &mut self,
+        stones: &[String],
+        request: GoRequest,
+        deadline: Instant,
+    ) -> Result<String, EngineFailure> {
+        if let GoRequest::Clock { left, .. } = request {
+            let millis = left.as_millis().min(i32::MAX as u128);
+            self.send_info(&format!("INFO time_left {millis}"))?;
+        }
+        self.process.send("SWAP2BOARD")?;
+        let own = stones.len() % 2;
+        for (index, name) in stones.iter().enumerate() {
+            let (x, y) = self.point(name)?;
+            let field = if index % 2 == own { 1 } else { 2 };
+            self.process.send(&format!("{x},{y},{field}"))?;
+        }
+        self.process.send("DONE")?;
+        self.answer("SWAP2BOARD", deadline)
+    }
+
     fn quit(&mut self) {
         self.process.quit("END");
     }
+}
+
+/// Whether `error` says that the command line `sent` (a command and one argument) was
+/// dropped and its argument read as a command. Rapfi writes its answer to a move or a
+/// `SWAP2BOARD` before it clears the flag that makes it ignore commands while it thinks:
+/// a command that comes in between is dropped, and its argument answered `ERROR Unknown
+/// command: <argument>` (`START 15` gets `ERROR Unknown command: 15`, `TURN 7,8` gets
+/// `... 7,8`).
+fn dropped(sent: &str, error: &str) -> bool {
+    let mut words = sent.split_whitespace();
+    let (Some(_), Some(argument), None) = (words.next(), words.next(), words.next()) else {
+        return false;
+    };
+    let lower = error.to_ascii_lowercase();
+    lower.contains("unknown command") && lower.trim_end().ends_with(&argument.to_ascii_lowercase())
 }
 
 /// The `INFO rule` number of a Gomoku variant: 1 exact five, 4 renju, 0 freestyle.
@@ -808,6 +868,16 @@ mod tests {
             let refused = proto.check_options(None, Some(20)).unwrap_err();
             assert!(refused.contains("depth= is NBoard's"), "{refused}");
         }
+    }
+
+    #[test]
+    fn a_dropped_command_is_told_from_an_error() {
+        assert!(dropped("START 15", "ERROR Unknown command: 15"));
+        assert!(dropped("TURN 7,8", "ERROR Unknown command: 7,8"));
+        assert!(!dropped("TURN 7,8", "ERROR Unknown command: 8,8"));
+        assert!(!dropped("START 15", "ERROR unsupported size 15"));
+        assert!(!dropped("SWAP2BOARD", "ERROR Unknown command: SWAP2BOARD"));
+        assert!(!dropped("DONE", "ERROR Unknown command: DONE"));
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod records;
 pub mod referee;
 pub mod spec;
 pub mod stats;
+pub mod swap2;
 
 use std::collections::VecDeque;
 use std::fmt::Write as _;
@@ -22,7 +23,9 @@ use rand::{Rng, SeedableRng};
 
 use self::campaign::{MatchInfo, Shard};
 use self::engine::{EngineDriver, Setup};
-use self::referee::{Ending, GameRecord, TimeControl, apply_setup, lost_before_start, play_game};
+use self::referee::{
+    Ending, GameRecord, GameStart, TimeControl, apply_setup, lost_before_start, play_game,
+};
 use self::stats::{Sprt, SprtVerdict, elo_estimate};
 use crate::game::Side;
 use crate::game::roles::SearchGame;
@@ -49,6 +52,10 @@ pub struct MatchConfig {
     pub control: TimeControl,
     /// Each opening is played twice per pairing, colours swapped.
     pub openings: Vec<Setup>,
+    /// Swap2 openings (`--opening swap2`, Gomoku): every game starts on the empty board
+    /// (`openings` holds one empty setup a round), the engines decide the opening and
+    /// the colours; a pair's two games alternate who proposes.
+    pub swap2: bool,
     pub concurrency: usize,
     pub records: Option<PathBuf>,
     pub ggf: Option<PathBuf>,
@@ -84,6 +91,17 @@ pub struct Played {
     pub white: usize,
     pub setup: Setup,
     pub record: GameRecord,
+}
+
+impl Played {
+    /// The engines as the schedule seats them: (Black, White), or under Swap2
+    /// (proposer, other). A pair's two games seat the same engines the other way round.
+    pub fn seats(&self) -> (usize, usize) {
+        match &self.record.swap2 {
+            Some(log) if log.proposer == Side::White => (self.white, self.black),
+            _ => (self.black, self.white),
+        }
+    }
 }
 
 /// Per-engine totals.
@@ -201,22 +219,34 @@ struct PlayOne<'a> {
     spec: String,
     engines: [&'a mut dyn EngineDriver; 2],
     control: TimeControl,
+    swap2: bool,
 }
 
 impl GameVisitor for PlayOne<'_> {
-    type Output = GameRecord;
-    fn visit<G: SearchGame>(self, mut game: G) -> GameRecord {
-        apply_setup(&mut game, &self.job.setup).expect("openings are checked when read");
+    /// The record and the game's setup (a Swap2 opening's stones).
+    type Output = (GameRecord, Setup);
+    fn visit<G: SearchGame>(self, mut game: G) -> (GameRecord, Setup) {
         let game_forfeit_score = game.forfeit_score();
-        play_game(
+        if self.swap2 {
+            return swap2::play_swap2(
+                game,
+                &self.spec,
+                self.engines,
+                self.control,
+                |g: &G| g.match_score(),
+                game_forfeit_score,
+            );
+        }
+        apply_setup(&mut game, &self.job.setup).expect("openings are checked when read");
+        let record = play_game(
             game,
-            &self.spec,
-            &self.job.setup,
+            GameStart::new(&self.spec, &self.job.setup, self.control),
             self.engines,
             self.control,
             |g: &G| g.match_score(),
             game_forfeit_score,
-        )
+        );
+        (record, self.job.setup.clone())
     }
 }
 
@@ -260,6 +290,13 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standi
             .proto
             .check(config.variant, config.control, &config.openings)
             .and_then(|()| engine.proto.check_options(engine.threads, engine.max_depth))
+            .and_then(|()| match engine.proto {
+                proto if config.swap2 && !proto.has_swap2() => Err(format!(
+                    "proto={} has no Swap2 decisions: --opening swap2 needs native or gomocup engines",
+                    proto.name()
+                )),
+                _ => Ok(()),
+            })
             .map_err(|e| format!("engine {}: {e}", crate::text::quote(&engine.name)))?;
         if config.engines[..index]
             .iter()
@@ -270,6 +307,9 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standi
                 crate::text::quote(&engine.name)
             ));
         }
+    }
+    if config.swap2 {
+        check_swap2(config)?;
     }
     if config.sprt.is_some() && count != 2 {
         return Err("--sprt needs exactly two engines".into());
@@ -293,6 +333,7 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standi
         config.control,
         &openings,
         all.len() / 2,
+        config.swap2,
     );
     // Every file is checked before one is read or a game played: a FIFO, device or
     // directory there is refused.
@@ -401,12 +442,40 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<Vec<Standi
     })
 }
 
+/// Swap2 is a Gomoku opening on a free board, every game from the empty board.
+fn check_swap2(config: &MatchConfig) -> Result<(), String> {
+    match config.variant {
+        Variant::KInRow(rules) if rules.family == crate::game::gomoku::Family::Gomoku => {
+            if rules.opening != crate::game::gomoku::Opening::Free {
+                return Err(format!(
+                    "--opening swap2 places stones anywhere: {} needs opening=free",
+                    config.variant
+                ));
+            }
+        }
+        other => {
+            return Err(format!(
+                "--opening swap2 is a Gomoku opening, not one of {other}"
+            ));
+        }
+    }
+    if config
+        .openings
+        .iter()
+        .any(|setup| *setup != Setup::Moves(Vec::new()))
+    {
+        return Err("--opening swap2 starts every game from the empty board: no openings".into());
+    }
+    Ok(())
+}
+
 fn game_spec(variant: Variant) -> String {
     variant.to_string()
 }
 
 /// Starts fresh engine processes for one game (so a crash never carries over) and plays
-/// it. An engine that will not start loses this game, and the match goes on.
+/// it. An engine that will not start loses this game, and the match goes on. Under
+/// Swap2 the job's Black is the proposer, and the colours are the ones it decided.
 fn play_job(config: &MatchConfig, spec: &str, job: &Job) -> Played {
     let start = |index: usize| {
         let engine = &config.engines[index];
@@ -420,27 +489,41 @@ fn play_job(config: &MatchConfig, spec: &str, job: &Job) -> Played {
             engine.max_depth,
         )
     };
-    let record = match (start(job.black), start(job.white)) {
+    let never_started = |side, reason| {
+        let record = config.variant.visit(NeverStarted(side, reason));
+        (record, job.setup.clone())
+    };
+    let (record, setup) = match (start(job.black), start(job.white)) {
         (Ok(mut black), Ok(mut white)) => {
-            let record = config.variant.visit(PlayOne {
+            let played = config.variant.visit(PlayOne {
                 job,
                 spec: spec.to_string(),
                 engines: [black.as_mut(), white.as_mut()],
                 control: config.control,
+                swap2: config.swap2,
             });
             black.quit();
             white.quit();
-            record
+            played
         }
-        (Err(reason), _) => config.variant.visit(NeverStarted(Side::Black, reason)),
-        (_, Err(reason)) => config.variant.visit(NeverStarted(Side::White, reason)),
+        (Err(reason), _) => never_started(Side::Black, reason),
+        (_, Err(reason)) => never_started(Side::White, reason),
+    };
+    let proposer_white = record
+        .swap2
+        .as_ref()
+        .is_some_and(|log| log.proposer == Side::White);
+    let (black, white) = if proposer_white {
+        (job.white, job.black)
+    } else {
+        (job.black, job.white)
     };
     Played {
         number: job.number,
         pair: job.pair,
-        black: job.black,
-        white: job.white,
-        setup: job.setup.clone(),
+        black,
+        white,
+        setup,
         record,
     }
 }
@@ -551,8 +634,9 @@ impl Tally {
         } else {
             [played, other]
         };
-        let identical =
-            !games[0].record.moves.is_empty() && games[0].record.moves == games[1].record.moves;
+        let identical = !games[0].record.moves.is_empty()
+            && games[0].setup == games[1].setup
+            && games[0].record.moves == games[1].record.moves;
         let points = campaign::pair_points(&games);
         self.pairs += 1;
         self.identical_pairs += identical as usize;
@@ -661,8 +745,12 @@ fn report(
             }
         }
         let (black, white) = (played.black, played.white);
+        let opening = match &played.record.swap2 {
+            Some(log) => format!(" swap2 {}: {}", names[played.seats().0], log.text()),
+            None => String::new(),
+        };
         let line = format!(
-            "game {done}/{total}: {} (black) - {} (white): {} {:+} ({})",
+            "game {done}/{total}: {} (black) - {} (white): {} {:+} ({}){opening}",
             names[black],
             names[white],
             result_text(played.record.winner),

@@ -36,16 +36,27 @@ impl Appender {
 }
 
 /// `game <n> variant "<variant>" black <name> white <name> result <1-0|0-1|1/2-1/2>
-/// score <black score> ending "<why>" setup <moves|board> moves <m1 m2 ...>` (the
-/// variant as the web board's records name it, so that `arbor review` needs no --game).
+/// score <black score> ending "<why>" [swap2 "<proposer>: <decision>; ..."] setup
+/// <moves|board> moves <m1 m2 ...>` (the variant as the web board's records name it, so
+/// that `arbor review` needs no --game; a Swap2 opening's stones are the setup).
 pub fn text_line(played: &Played, names: &[&str], variant: Variant) -> String {
     let setup = match &played.setup {
         Setup::Moves(moves) if moves.is_empty() => "start".to_string(),
         Setup::Moves(moves) => moves.join(","),
         Setup::Board(board) => board.replace(' ', ":"),
     };
+    let swap2 = match &played.record.swap2 {
+        Some(log) => {
+            let proposer = match log.proposer {
+                Side::Black => played.black,
+                Side::White => played.white,
+            };
+            format!(" swap2 \"{}: {}\"", names[proposer], log.text())
+        }
+        None => String::new(),
+    };
     format!(
-        "game {} variant \"{variant}\" black {} white {} result {} score {:+} ending \"{}\" setup {} moves {}",
+        "game {} variant \"{variant}\" black {} white {} result {} score {:+} ending \"{}\"{swap2} setup {} moves {}",
         played.number,
         names[played.black],
         names[played.white],

@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use super::engine::{EngineDriver, EngineFailure, GoRequest, Setup};
+use super::swap2::Swap2Log;
 use crate::engine::clock::{ClockControl, GameClock};
 use crate::game::{Game, Move, Side};
 
@@ -50,11 +51,13 @@ pub struct GameRecord {
     pub status: String,
     /// Clock time each side used.
     pub used: [Duration; 2],
+    /// How a Swap2 opening went (`--opening swap2`); its stones are the game's setup.
+    pub swap2: Option<Swap2Log>,
 }
 
 impl GameRecord {
     /// A game with no move yet.
-    fn unplayed() -> GameRecord {
+    pub fn unplayed() -> GameRecord {
         GameRecord {
             winner: None,
             ending: Ending::Rules,
@@ -62,15 +65,42 @@ impl GameRecord {
             black_score: 0,
             status: String::new(),
             used: [Duration::ZERO; 2],
+            swap2: None,
         }
     }
 }
 
-/// Plays `start` after `setup` with `engines[0]` as Black.
+/// How a game starts: the game as `newgame` names it, the opening the engines are given,
+/// and both sides' clocks (with the time an opening such as Swap2 took already used).
+pub struct GameStart<'a> {
+    pub spec: &'a str,
+    pub setup: &'a Setup,
+    pub clock: GameClock,
+}
+
+impl<'a> GameStart<'a> {
+    /// A game from `setup` on fresh clocks.
+    pub fn new(spec: &'a str, setup: &'a Setup, control: TimeControl) -> GameStart<'a> {
+        GameStart {
+            spec,
+            setup,
+            clock: new_clock(control),
+        }
+    }
+}
+
+/// Both sides' clocks stopped at the start of `control` (counting up without a clock).
+pub fn new_clock(control: TimeControl) -> GameClock {
+    GameClock::new(match control {
+        TimeControl::Clock { base, inc } => Some(ClockControl { base, inc }),
+        _ => None,
+    })
+}
+
+/// Plays `game` (its setup already applied) from `start` with `engines[0]` as Black.
 pub fn play_game<G: Game>(
     mut game: G,
-    game_spec: &str,
-    setup: &Setup,
+    start: GameStart,
     engines: [&mut dyn EngineDriver; 2],
     control: TimeControl,
     score_of: impl Fn(&G) -> i32,
@@ -79,8 +109,11 @@ pub fn play_game<G: Game>(
     let [black, white] = engines;
     let mut engines: [&mut dyn EngineDriver; 2] = [black, white];
     let mut record = GameRecord::unplayed();
+    let mut clock = start.clock;
+    let now = Instant::now();
+    record.used = [Side::Black, Side::White].map(|side| clock.used(side, now));
     for (index, engine) in engines.iter_mut().enumerate() {
-        if let Err(failure) = engine.new_game(game_spec, setup) {
+        if let Err(failure) = engine.new_game(start.spec, start.setup) {
             return forfeit(
                 record,
                 side_of(index),
@@ -89,10 +122,6 @@ pub fn play_game<G: Game>(
             );
         }
     }
-    let mut clock = GameClock::new(match control {
-        TimeControl::Clock { base, inc } => Some(ClockControl { base, inc }),
-        _ => None,
-    });
     loop {
         if let Some(outcome) = game.outcome() {
             record.winner = outcome.winner;
@@ -106,47 +135,18 @@ pub fn play_game<G: Game>(
         }
         let side = game.side_to_move();
         let index = side.index();
-        let started = Instant::now();
-        clock.start(side, started);
-        let (request, deadline_after) = match control {
-            TimeControl::Clock { inc, .. } => (
-                GoRequest::Clock {
-                    left: clock.left(side, started).unwrap_or_default(),
-                    inc,
-                },
-                clock
-                    .allowance(side, started, TIME_TOLERANCE)
-                    .unwrap_or_default(),
-            ),
-            TimeControl::MoveTime(time) => (GoRequest::MoveTime(time), time + TIME_TOLERANCE),
-            TimeControl::Depth(depth) => (GoRequest::Depth(depth), UNTIMED_DEADLINE),
-            TimeControl::Nodes(nodes) => (GoRequest::Nodes(nodes), UNTIMED_DEADLINE),
-        };
-        let reply = engines[index].go(request, started + deadline_after);
-        let elapsed = clock.press(None, Instant::now());
-        record.used[index] += elapsed;
-        let text = match reply {
+        let engine = &mut engines[index];
+        let asked = ask(
+            &mut clock,
+            side,
+            control,
+            &mut record.used[index],
+            |request, deadline| engine.go(request, deadline),
+        );
+        let text = match asked {
             Ok(text) => text,
-            Err(EngineFailure::NoAnswer)
-                if matches!(
-                    control,
-                    TimeControl::Clock { .. } | TimeControl::MoveTime(_)
-                ) =>
-            {
-                return forfeit(record, side, Ending::TimeForfeit(side), forfeit_score);
-            }
-            Err(failure) => {
-                return forfeit(
-                    record,
-                    side,
-                    Ending::Failure(side, failure.to_string()),
-                    forfeit_score,
-                );
-            }
+            Err(ending) => return forfeit(record, side, ending, forfeit_score),
         };
-        if elapsed > deadline_after {
-            return forfeit(record, side, Ending::TimeForfeit(side), forfeit_score);
-        }
         let mv = match game.parse_move(&text) {
             Ok(mv) if game.is_legal(mv) => mv,
             Ok(mv) => {
@@ -174,6 +174,53 @@ pub fn play_game<G: Game>(
     }
 }
 
+/// Asks one timed question on `side`'s clock (a move, or a Swap2 decision: each is
+/// limited like a move), adding the time it took to `used`: the answer's text, or how
+/// `side` lost (on time, or the engine failed).
+pub fn ask(
+    clock: &mut GameClock,
+    side: Side,
+    control: TimeControl,
+    used: &mut Duration,
+    question: impl FnOnce(GoRequest, Instant) -> Result<String, EngineFailure>,
+) -> Result<String, Ending> {
+    let started = Instant::now();
+    clock.start(side, started);
+    let (request, deadline_after) = match control {
+        TimeControl::Clock { inc, .. } => (
+            GoRequest::Clock {
+                left: clock.left(side, started).unwrap_or_default(),
+                inc,
+            },
+            clock
+                .allowance(side, started, TIME_TOLERANCE)
+                .unwrap_or_default(),
+        ),
+        TimeControl::MoveTime(time) => (GoRequest::MoveTime(time), time + TIME_TOLERANCE),
+        TimeControl::Depth(depth) => (GoRequest::Depth(depth), UNTIMED_DEADLINE),
+        TimeControl::Nodes(nodes) => (GoRequest::Nodes(nodes), UNTIMED_DEADLINE),
+    };
+    let reply = question(request, started + deadline_after);
+    let elapsed = clock.press(None, Instant::now());
+    *used += elapsed;
+    let text = match reply {
+        Ok(text) => text,
+        Err(EngineFailure::NoAnswer)
+            if matches!(
+                control,
+                TimeControl::Clock { .. } | TimeControl::MoveTime(_)
+            ) =>
+        {
+            return Err(Ending::TimeForfeit(side));
+        }
+        Err(failure) => return Err(Ending::Failure(side, failure.to_string())),
+    };
+    if elapsed > deadline_after {
+        return Err(Ending::TimeForfeit(side));
+    }
+    Ok(text)
+}
+
 fn side_of(index: usize) -> Side {
     if index == 0 { Side::Black } else { Side::White }
 }
@@ -185,7 +232,7 @@ pub fn lost_before_start(loser: Side, reason: String, forfeit_score: i32) -> Gam
     forfeit(GameRecord::unplayed(), loser, ending, forfeit_score)
 }
 
-fn forfeit(mut record: GameRecord, loser: Side, ending: Ending, score: i32) -> GameRecord {
+pub fn forfeit(mut record: GameRecord, loser: Side, ending: Ending, score: i32) -> GameRecord {
     record.winner = Some(loser.opponent());
     record.ending = ending;
     record.black_score = if loser == Side::Black { -score } else { score };
@@ -256,10 +303,11 @@ mod tests {
         let mut white = Scripted {
             moves: vec!["a1", "a3", "a5", "a7", "a9"],
         };
+        let setup = Setup::Moves(Vec::new());
+        let spec = "gomoku size=15 rule=renju opening=free";
         let record = play_game(
             game,
-            "gomoku size=15 rule=renju opening=free",
-            &Setup::Moves(Vec::new()),
+            GameStart::new(spec, &setup, TimeControl::Depth(1)),
             [&mut black, &mut white],
             TimeControl::Depth(1),
             |_| 0,

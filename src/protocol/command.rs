@@ -50,6 +50,12 @@ pub enum Command {
         /// The command's name for its errors: `analyze` or `hint`.
         name: &'static str,
     },
+    /// `swap2 [<stone> ...] [<go limits>]`: the Swap2 decision with these stones (0, 3
+    /// or 5, in playing order) on an empty board, thought about as one move.
+    Swap2 {
+        stones: Vec<String>,
+        limits: Limits,
+    },
     /// An optional time limit (`solve movetime <ms>`).
     Solve(Option<Duration>),
     ClearHash,
@@ -105,6 +111,7 @@ pub fn parse_line(line: &str) -> Result<Option<Request>, ParseError> {
         "hint" => parse_hint(args),
         "stop" => no_args(args, "stop", Command::Stop),
         "solve" => parse_solve(args),
+        "swap2" => parse_swap2(args),
         "clear" => match args.to_ascii_lowercase().as_str() {
             "hash" => Ok(Command::ClearHash),
             _ => Err(format!("clear: expected 'clear hash', got {}", quote(args))),
@@ -130,6 +137,22 @@ fn parse_solve(args: &str) -> Result<Command, String> {
             quote(args)
         )),
     }
+}
+
+/// The limits `go` takes, which no move name is.
+const LIMIT_KEYS: [&str; 6] = ["time", "inc", "movestogo", "movetime", "depth", "nodes"];
+
+/// `swap2 h8 h9 i10 movetime 500`: the stones up to the first limit, then `go`'s limits.
+fn parse_swap2(args: &str) -> Result<Command, String> {
+    let list = words(args);
+    let split = list
+        .iter()
+        .position(|word| LIMIT_KEYS.iter().any(|key| word.eq_ignore_ascii_case(key)))
+        .unwrap_or(list.len());
+    let stones = list[..split].iter().map(|w| w.to_string()).collect();
+    let limits =
+        parse_go(&list[split..].join(" ")).map_err(|e| format!("swap2{}", &e["go".len()..]))?;
+    Ok(Command::Swap2 { stones, limits })
 }
 
 fn end(input: &str) -> IResult<&str, &str, ()> {
@@ -446,6 +469,30 @@ mod tests {
         assert!(error("go movestogo 0").contains("outside"));
         assert!(error("go time 1e9").contains("non-negative integer"));
         assert!(error("go time 18446744073709551615").contains("outside 0..=1000000000000"));
+    }
+
+    #[test]
+    fn swap2_takes_stones_then_limits() {
+        assert_eq!(
+            command("swap2"),
+            Command::Swap2 {
+                stones: Vec::new(),
+                limits: Limits::default()
+            }
+        );
+        assert_eq!(
+            command("swap2 h8 7,8 j10 movetime 500 nodes 9"),
+            Command::Swap2 {
+                stones: vec!["h8".into(), "7,8".into(), "j10".into()],
+                limits: Limits {
+                    movetime: Some(Duration::from_millis(500)),
+                    nodes: Some(9),
+                    ..Limits::default()
+                }
+            }
+        );
+        assert_eq!(error("swap2 h8 depth"), "swap2: 'depth' needs a value");
+        assert!(error("swap2 h8 nodes x").starts_with("swap2 nodes: "));
     }
 
     #[test]

@@ -14,9 +14,8 @@ use crate::bounds::MAX_THREADS;
 use crate::engine::events::{self, Arrival, Flow, Frontend};
 use crate::engine::input::InputLine;
 use crate::engine::output::Replies;
-use crate::engine::{AnalysisOptions, DEFAULT_HASH_MB, Engine, Finished, Settings};
+use crate::engine::{AnalysisOptions, DEFAULT_HASH_MB, Engine, Finished, Settings, swap2};
 use crate::game::gomoku::{Config, MAX_SIZE, MIN_SIZE, Opening};
-use crate::game::roles::ScoreValue;
 use crate::game::variant::Variant;
 use crate::game::{Move, Outcome, Side};
 use crate::players::PlayerKind;
@@ -145,29 +144,11 @@ fn thread_count(thread_num: i64) -> usize {
 
 /// Most lines `YXNBEST` gives.
 const MAX_NBEST: usize = 64;
-/// Third stones an empty `SWAP2BOARD` weighs.
-const SWAP2_CHOICES: usize = 12;
-/// A score (White's, with three Swap2 stones) this close to 0 gets two more stones.
-const SWAP2_EVEN: i64 = 60;
-
-/// What an analysis the brain started is for.
+/// What an analysis the brain started is for: the brain's move (with `YXNBEST`, `lines`
+/// of them ranked first). Swap2's decisions are the core's jobs (`engine::swap2`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Pending {
-    /// The brain's move (with `YXNBEST`, `lines` of them ranked first).
     Move { lines: usize },
-    /// The Swap2 choice with this many stones on the board.
-    Swap2 { stones: usize },
-}
-
-/// A score as one number for comparing: evaluations as they are, wins and losses
-/// beyond any evaluation.
-fn score_number(score: ScoreValue) -> i64 {
-    match score {
-        ScoreValue::Eval { value, .. } | ScoreValue::Margin(value) => value as i64,
-        ScoreValue::Win(plies) => 1_000_000 - plies as i64,
-        ScoreValue::Loss(plies) => -1_000_000 + plies as i64,
-        ScoreValue::Draw => 0,
-    }
 }
 
 /// Which colour the brain has in a `BOARD` position: Black when it has as many stones as
@@ -655,39 +636,37 @@ impl Brain {
             }
             return;
         }
-        let mut cells = vec![b'-'; size * size];
-        let side = if board.kind == Block::Swap2 {
+        if board.kind == Block::Swap2 {
             // Swap2 stones come in playing order: black, white, black, ...
-            if ![0, 3, 5].contains(&board.stones.len()) {
+            if swap2::Stage::of(board.stones.len()).is_none() {
                 return self.error(&format!(
                     "SWAP2BOARD takes 0, 3 or 5 stones, not {}",
                     board.stones.len()
                 ));
             }
-            for (index, &(x, y, _)) in board.stones.iter().enumerate() {
-                cells[y * size + x] = if index % 2 == 0 { b'X' } else { b'O' };
+            let stones: Vec<String> = board
+                .stones
+                .iter()
+                .map(|&(x, y, _)| format!("{x},{y}"))
+                .collect();
+            if let Err(reason) = engine.swap2_board(&stones) {
+                return self.error(&format!("SWAP2BOARD: {reason}"));
             }
-            if board.stones.is_empty() {
-                Side::Black
-            } else {
-                Side::White
-            }
-        } else {
-            let own = board.stones.iter().filter(|s| s.2 == 1).count();
-            let side = brain_side(own, board.stones.len() - own);
-            for &(x, y, field) in &board.stones {
-                let black = (field == 1) == (side == Side::Black);
-                cells[y * size + x] = if black { b'X' } else { b'O' };
-            }
-            side
-        };
+            return self.swap2(engine, board.started);
+        }
+        let mut cells = vec![b'-'; size * size];
+        let own = board.stones.iter().filter(|s| s.2 == 1).count();
+        let side = brain_side(own, board.stones.len() - own);
+        for &(x, y, field) in &board.stones {
+            let black = (field == 1) == (side == Side::Black);
+            cells[y * size + x] = if black { b'X' } else { b'O' };
+        }
         let cells = String::from_utf8(cells).unwrap_or_default();
         if let Err(reason) = engine.set_board(&cells, side) {
             return self.error(&reason.to_string());
         }
         match board.kind {
             Block::YxBoard => {}
-            Block::Swap2 => self.swap2(engine, board.stones.len(), board.started),
             _ => self.think(engine, board.started),
         }
     }
@@ -722,22 +701,17 @@ impl Brain {
         }
     }
 
-    /// `SWAP2BOARD` with `stones` on the board (set up, in playing order).
-    fn swap2(&mut self, engine: &mut Engine, stones: usize, at: Instant) {
-        if stones == 0 {
-            // Black on the centre, White diagonally beside it: Black's third stone is
-            // the one that leaves the position closest to even.
-            let size = engine.size();
-            let centre = size / 2;
-            let mut cells = vec![b'-'; size * size];
-            cells[centre * size + centre] = b'X';
-            cells[(centre - 1) * size + centre + 1] = b'O';
-            let cells = String::from_utf8(cells).unwrap_or_default();
-            if let Err(reason) = engine.set_board(&cells, Side::Black) {
-                return self.error(&reason.to_string());
-            }
+    /// `SWAP2BOARD`, its stones set up: the core's Swap2 decision under the clock of a
+    /// move, over the candidates the block list leaves; its answer comes in `finished`.
+    fn swap2(&mut self, engine: &mut Engine, at: Instant) {
+        let moves = match self.unblocked_moves(engine) {
+            Ok(moves) => moves,
+            Err(reason) => return self.error(&reason),
+        };
+        match engine.swap2(&self.clock.limits(), moves, at) {
+            Ok(()) => self.thinking_since = Some(at),
+            Err(reason) => self.error(&reason.to_string()),
         }
-        self.analyse(engine, Pending::Swap2 { stones }, at);
     }
 
     /// Starts an analysis for `pending` under the clock, over the candidates the block
@@ -761,11 +735,7 @@ impl Brain {
             t.saturating_sub(DEFAULT_MOVE_OVERHEAD)
                 .max(Duration::from_millis(10))
         });
-        let lines = match pending {
-            Pending::Move { lines, .. } => lines,
-            Pending::Swap2 { stones: 0 } => SWAP2_CHOICES,
-            Pending::Swap2 { .. } => 1,
-        };
+        let Pending::Move { lines } = pending;
         let options = AnalysisOptions {
             lines: Some(lines),
             moves,
@@ -826,70 +796,31 @@ impl Brain {
             .collect())
     }
 
-    /// An analysis has ended: the brain's move (with `YXNBEST`'s lines), or its Swap2
-    /// choice.
+    /// An analysis has ended: the brain's move (with `YXNBEST`'s lines).
     fn analysed(&mut self, engine: &mut Engine, pending: Pending, report: &Report) {
-        let ranked: Vec<(Move, i64, &[Move])> = report
-            .lines
-            .iter()
-            .filter(|line| !line.pv.is_empty())
-            .map(|line| (line.pv[0], score_number(line.score), line.pv.as_slice()))
-            .collect();
-        let Some(&(best, best_score, best_pv)) = ranked.first() else {
+        let ranked = swap2::ranked(report);
+        let Some(best) = ranked.first() else {
             return self.error("internal error: the analysis gave no move");
         };
-        match pending {
-            Pending::Move { lines, .. } => {
-                if lines > 1 {
-                    for (rank, (mv, _, pv)) in ranked.iter().take(lines).enumerate() {
-                        let line = &report.lines[rank];
-                        let names: Vec<String> = pv
-                            .iter()
-                            .take(engine.line_names(pv).len())
-                            .map(|&m| point_name(engine, m))
-                            .collect();
-                        self.line(&format!(
-                            "MESSAGE nbest {} {} score {} pv {}",
-                            rank + 1,
-                            point_name(engine, *mv),
-                            score_text(line.score),
-                            names.join(" ")
-                        ));
-                    }
-                }
-                self.play_answer(engine, &[best]);
-            }
-            Pending::Swap2 { stones: 0 } => {
-                // The third stone that leaves the position closest to even for White.
-                let Some(&(third, _, _)) = ranked.iter().min_by_key(|(_, score, _)| score.abs())
-                else {
-                    return self.error("internal error: the analysis gave no move");
-                };
-                let size = engine.size();
-                let centre = size / 2;
-                let third = point_name(engine, third);
-                // The manager sends the position next: the board goes back to empty.
-                let _ = engine.set_board(&"-".repeat(size * size), Side::Black);
+        let Pending::Move { lines } = pending;
+        if lines > 1 {
+            for (rank, line) in ranked.iter().take(lines).enumerate() {
+                let names: Vec<String> = line
+                    .pv
+                    .iter()
+                    .take(engine.line_names(line.pv).len())
+                    .map(|&m| point_name(engine, m))
+                    .collect();
                 self.line(&format!(
-                    "{centre},{centre} {},{} {third}",
-                    centre + 1,
-                    centre - 1
+                    "MESSAGE nbest {} {} score {} pv {}",
+                    rank + 1,
+                    point_name(engine, line.mv),
+                    score_text(report.lines[rank].score),
+                    names.join(" ")
                 ));
             }
-            Pending::Swap2 { stones } => {
-                // White to move: the brain plays White when it stands well enough,
-                // takes Black otherwise, and with three stones near even it adds two
-                // more (White's best move and Black's best reply) and lets the other
-                // side choose.
-                if stones == 3 && best_score.abs() <= SWAP2_EVEN && best_pv.len() >= 2 {
-                    self.play_answer(engine, &best_pv[..2]);
-                } else if best_score >= 0 {
-                    self.play_answer(engine, &[best]);
-                } else {
-                    self.line("SWAP");
-                }
-            }
         }
+        self.play_answer(engine, &[best.mv]);
     }
 
     /// Plays `moves` on the brain's board and answers them as `x,y x,y`.
@@ -1104,6 +1035,19 @@ impl Frontend for Brain {
             return Flow::Continue;
         }
         let played = match finished {
+            Finished::Swap2 { answer, .. } => {
+                let text = match answer {
+                    swap2::Answer::Swap => "SWAP".to_string(),
+                    swap2::Answer::Stones(stones) => {
+                        let names: Vec<String> =
+                            stones.iter().map(|&mv| point_name(engine, mv)).collect();
+                        names.join(" ")
+                    }
+                };
+                self.line(&text);
+                self.apply_pending(engine);
+                return Flow::Continue;
+            }
             Finished::Played { mv, .. } => Ok(mv),
             Finished::Failed { message, .. } => {
                 log::error!("gomocup: {message}; playing a fallback move");
@@ -1492,84 +1436,6 @@ mod tests {
                 "UNKNOWN 'YXFOO 1'"
             ]
         );
-    }
-
-    /// A report of root lines (score, pv) for the Swap2 decisions.
-    fn report_of(lines: &[(i32, &[Move])]) -> Report {
-        use crate::search::report::Line;
-        use crate::search::tt::Bound;
-        Report {
-            depth: 4,
-            nodes: 100,
-            elapsed: Duration::from_millis(5),
-            exact: false,
-            lines: lines
-                .iter()
-                .map(|&(value, pv)| Line {
-                    score: ScoreValue::Eval { value, per_unit: 1 },
-                    bound: Bound::Exact,
-                    pv: pv.to_vec(),
-                    proof: None,
-                    depth: 4,
-                })
-                .collect(),
-        }
-    }
-
-    /// The brain's answer to a Swap2 analysis ending with `report`, `stones` (in playing
-    /// order, as x,y) on the board.
-    fn swap2_answer(stones: &[(usize, usize)], report: &Report) -> String {
-        let capture = Capture::default();
-        let mut brain = Brain::new(Replies::new(capture.clone()));
-        let (mut engine, _events) = Engine::new(&Settings {
-            variant: Variant::KInRow(Config::gomoku(15, false, Opening::Free)),
-            hash_mb: 1,
-            ..Settings::default()
-        })
-        .unwrap();
-        let mut cells = vec![b'-'; 225];
-        for (index, &(x, y)) in stones.iter().enumerate() {
-            cells[y * 15 + x] = if index % 2 == 0 { b'X' } else { b'O' };
-        }
-        let side = if stones.is_empty() {
-            Side::Black
-        } else {
-            Side::White
-        };
-        engine
-            .set_board(&String::from_utf8(cells).unwrap(), side)
-            .unwrap();
-        brain.analysed(
-            &mut engine,
-            Pending::Swap2 {
-                stones: stones.len(),
-            },
-            report,
-        );
-        capture.text().trim_end().to_string()
-    }
-
-    #[test]
-    fn swap2_answers_in_every_branch() {
-        let at = |x: usize, y: usize| Move::new((y * 15 + x) as u16);
-        let three = [(7, 7), (8, 7), (9, 9)];
-        let five = [(7, 7), (8, 7), (9, 9), (8, 8), (8, 6)];
-        // Three stones: White stands well, plays the fourth stone.
-        let good = report_of(&[(300, &[at(6, 6), at(5, 5)])]);
-        assert_eq!(swap2_answer(&three, &good), "6,6");
-        // White stands badly: the brain takes Black.
-        let bad = report_of(&[(-300, &[at(6, 6), at(5, 5)])]);
-        assert_eq!(swap2_answer(&three, &bad), "SWAP");
-        // Near even: two more stones, White's and Black's, the other side chooses.
-        let even = report_of(&[(20, &[at(6, 6), at(5, 5)])]);
-        assert_eq!(swap2_answer(&three, &even), "6,6 5,5");
-        // Five stones: play White, or take Black.
-        assert_eq!(swap2_answer(&five, &even), "6,6");
-        let slightly_bad = report_of(&[(-20, &[at(6, 6)])]);
-        assert_eq!(swap2_answer(&five, &slightly_bad), "SWAP");
-        // An empty board: the third stone closest to even, after 7,7 and 8,6.
-        let choices = report_of(&[(400, &[at(7, 8)]), (-30, &[at(9, 7)]), (120, &[at(6, 6)])]);
-        assert_eq!(swap2_answer(&[], &choices), "7,7 8,6 9,7");
     }
 
     #[test]

@@ -11,6 +11,7 @@ use crate::engine::events::{self, Arrival, Flow, Frontend};
 use crate::engine::input::InputLine;
 use crate::engine::job::JobKind;
 use crate::engine::output::Replies;
+use crate::engine::swap2::Answer;
 use crate::engine::{Engine, EngineError, Finished, Settings};
 use crate::game::variant::Variant;
 use crate::search::report::{Report, analysis_fields, report_fields, score_text};
@@ -271,6 +272,13 @@ impl Frontend for Native {
                 self.start(id, name, started, engine);
                 return Flow::Continue;
             }
+            Command::Swap2 { stones, limits } => {
+                let started = engine
+                    .swap2_board(&stones)
+                    .and_then(|_| engine.swap2(&limits, Vec::new(), at));
+                self.start(id, "swap2", started, engine);
+                return Flow::Continue;
+            }
             Command::Solve(limit) => {
                 let started = engine.solve(limit);
                 self.start(id, "solve", started, engine);
@@ -327,6 +335,14 @@ impl Frontend for Native {
                     format!("{best} {}", score_text(line.score))
                 }
                 None => String::new(),
+            }),
+            Finished::Swap2 { answer, .. } => Ok(match answer {
+                Answer::Swap => "swap".to_string(),
+                Answer::Stones(stones) => {
+                    let names: Vec<String> =
+                        stones.iter().map(|&mv| engine.move_name(mv)).collect();
+                    names.join(" ")
+                }
             }),
             Finished::Solved {
                 proof,
@@ -388,6 +404,8 @@ commands (see protocol.md):
   hint [<k>|all]              analyze for 1 s
   stop                        end a running go, analyze, solve or perft now
   solve [movetime <ms>]       exact result and best move, or a forced win by threats
+  swap2 [<stone> ...] [<go limits>]
+                              Gomoku's Swap2 decision with 0, 3 or 5 stones: stones or swap
   set player search|random|greedy
   set seed <n>
   set hash <MiB>              memory for all tables (default 128)

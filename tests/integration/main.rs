@@ -19,4 +19,5 @@ mod nboard;
 mod othello_reference;
 mod protocol;
 mod protocol_doc;
+mod swap2;
 mod web;
