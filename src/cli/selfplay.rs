@@ -33,8 +33,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::bounds;
 use crate::files::{self, Output};
-use crate::game::gomoku::Gomoku;
 use crate::game::gomoku::dataset::{self, MATE_SCORE, Result3, Rule, SCORE_SCALE, Sample};
+use crate::game::gomoku::{EVAL_SCALE, Gomoku};
 use crate::game::roles::{Score, WIN, WIN_BOUND};
 use crate::game::{Game, Move};
 use crate::harness::campaign::Shard;
@@ -46,10 +46,6 @@ use crate::stop::Stop;
 pub const DEFAULT_NODES: u64 = 10_000;
 /// Memory for a game's tables, MiB, unless `--hash` says otherwise.
 pub const DEFAULT_HASH_MB: usize = 8;
-/// arbor's score scale: `sigmoid(score / ARBOR_SCALE)` is the side to move's chance to
-/// win, the scale `arbor tune --game gomoku` fitted to game results for the shipped
-/// tables (`eval_table.rs`: "scale 948").
-pub const ARBOR_SCALE: f64 = 948.0;
 /// Rapfi's mate: a win `n` plies ahead scores `RAPFI_MATE - n`.
 pub const RAPFI_MATE: i32 = 30_000;
 /// Evaluations (not mates) are kept within this, well below the mates.
@@ -58,7 +54,7 @@ pub const EVAL_LIMIT: i32 = 20_000;
 const OPENING_STONES: RangeInclusive<usize> = 4..=8;
 const OPENING_REACH: usize = 4;
 /// An opening is drawn again while its search scores it beyond this for either side (a
-/// chance to win outside 46% to 54% at `ARBOR_SCALE`), at most `OPENING_TRIES` times.
+/// chance to win outside 46% to 54% at `EVAL_SCALE`), at most `OPENING_TRIES` times.
 const OPENING_BALANCE: Score = 150;
 const OPENING_TRIES: usize = 20;
 /// Most games in a campaign.
@@ -226,7 +222,7 @@ impl Campaign {
 /// A search score of arbor's in Rapfi's units: a win `n` plies ahead `30000 - n` (`n`
 /// kept below 500, so that every mate is within 500 of 30,000 as the format has it), a
 /// loss its negative, any other score scaled from arbor's chance to Rapfi's
-/// (`score * 200 / 948`: the same chance to win) and kept within ±20,000.
+/// (`score * 200 / EVAL_SCALE`: the same chance to win) and kept within ±20,000.
 pub fn rapfi_score(score: Score) -> i32 {
     let mate = |plies: Score| RAPFI_MATE - plies.clamp(0, RAPFI_MATE - MATE_SCORE - 1);
     if score >= WIN_BOUND {
@@ -234,7 +230,7 @@ pub fn rapfi_score(score: Score) -> i32 {
     } else if score <= -WIN_BOUND {
         -mate(WIN + score)
     } else {
-        let scaled = (score as f64 * SCORE_SCALE / ARBOR_SCALE).round();
+        let scaled = (score as f64 * SCORE_SCALE / EVAL_SCALE).round();
         scaled.clamp(-EVAL_LIMIT as f64, EVAL_LIMIT as f64) as i32
     }
 }
@@ -700,7 +696,7 @@ mod tests {
         // The same chance to win on both scales.
         let chance = |score: f64, scale: f64| 1.0 / (1.0 + (-score / scale).exp());
         let (arbor, rapfi) = (1500, rapfi_score(1500));
-        assert!((chance(arbor as f64, ARBOR_SCALE) - chance(rapfi as f64, 200.0)).abs() < 1e-3);
+        assert!((chance(arbor as f64, EVAL_SCALE) - chance(rapfi as f64, 200.0)).abs() < 1e-3);
         assert_eq!(rapfi_score(WIN - 3), 29_997);
         assert_eq!(rapfi_score(-(WIN - 8)), -29_992);
         // Far mates stay mates; sure wins (100,000) stay evaluations below them.

@@ -26,7 +26,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::cli::train::play_indexed;
 use crate::files::{Output, OutputError};
-use crate::game::gomoku::{Config, EvalTables, Features, Gomoku, Opening};
+use crate::game::gomoku::{Config, EVAL_SCALE, EvalTables, Features, Gomoku, Opening};
 use crate::game::roles::{Evaluate, Score};
 use crate::game::{Game, Move, Side};
 use crate::harness::campaign::read_pairs;
@@ -627,8 +627,13 @@ pub fn tune(
         EvalTables::shipped(sources.renju),
         EvalTables::hand_set(sources.renju),
     );
-    // The scale is the results': search scores become chances at it.
-    let scale = fit_scale(&train, &hand_set);
+    // The scale is the results': search scores become chances at it. Renju's tables
+    // keep freestyle's units.
+    let scale = if sources.renju {
+        EVAL_SCALE
+    } else {
+        fit_scale(&train, &hand_set)
+    };
     if sources.label_depth.is_some() {
         train.label_by_search(scale);
         holdout.label_by_search(scale);

@@ -39,6 +39,12 @@ pub(super) fn point_value(patterns: [Pattern; 4], threat: Threat) -> i16 {
     lines + WEIGHTS.points[threat as usize]
 }
 
+/// arbor's score scale: `sigmoid(score / EVAL_SCALE)` is the side to move's chance to
+/// win, the scale `arbor tune --game gomoku` fitted to game results for the shipped
+/// freestyle tables (`eval_table.rs`: "scale 948"); the renju tables are fitted at it,
+/// so that a score means the same under both rules (the search's margins, Swap2).
+pub const EVAL_SCALE: f64 = 948.0;
+
 /// How many values `Gomoku::threat_mask` takes (11 bits).
 pub const THREAT_MASKS: usize = 1 << 11;
 

@@ -28,7 +28,7 @@ use super::notation::{self, Point};
 use super::{Game, GameError, Move, Outcome, Side};
 use crate::text::quote;
 
-pub use self::eval::{EvalTables, Features, THREAT_MASKS, WEIGHTS, Weights};
+pub use self::eval::{EVAL_SCALE, EvalTables, Features, THREAT_MASKS, WEIGHTS, Weights};
 pub use self::policy::PolicyTables;
 pub use self::search::WIN;
 
