@@ -1042,6 +1042,37 @@ mod tests {
         }
     }
 
+    /// The renju openings shipped: Rapfi's self-play starts and the 20 classic openings
+    /// (offsets from the centre, as c-gomoku-cli reads them) are legal renju openings,
+    /// none repeated.
+    #[test]
+    fn shipped_renju_openings_are_legal_and_distinct() {
+        let variant = Variant::parse("gomoku", [("rule", "renju"), ("opening", "free")]).unwrap();
+        let offsets = include_str!("../../scripts/openings/renju20-offsets.txt");
+        let classic: String = offsets
+            .lines()
+            .map(|line| {
+                let numbers: Vec<i32> =
+                    line.split(',').map(|n| n.trim().parse().unwrap()).collect();
+                let stones: Vec<String> = (numbers.chunks(2))
+                    .map(|xy| format!("{},{}", xy[0] + 7, xy[1] + 7))
+                    .collect();
+                stones.join(" ") + "\n"
+            })
+            .collect();
+        for (text, count) in [
+            (
+                include_str!("../../scripts/openings/renju-rapfi131.txt"),
+                131,
+            ),
+            (classic.as_str(), 20),
+        ] {
+            assert_eq!(read_openings(text, variant).unwrap().len(), count);
+            let distinct: std::collections::HashSet<&str> = text.lines().collect();
+            assert_eq!(distinct.len(), count);
+        }
+    }
+
     /// For many engine counts, openings (from several seeds) and shard counts, the
     /// shards together hold every game exactly once, a pair's two games in one shard.
     #[test]
