@@ -352,13 +352,10 @@ pub enum TuneRule {
 }
 
 impl TuneRule {
-    fn name(self) -> &'static str {
-        match self {
-            TuneRule::Normal => "normal",
-            TuneRule::Misere => "misere",
-            TuneRule::Freestyle => "freestyle",
-            TuneRule::Renju => "renju",
-        }
+    /// The name `--rule` takes.
+    fn name(self) -> String {
+        clap::ValueEnum::to_possible_value(&self)
+            .map_or_else(String::new, |value| value.get_name().to_string())
     }
 }
 

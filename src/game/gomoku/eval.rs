@@ -212,10 +212,8 @@ impl Gomoku {
             }
         }
         // Under renju the tables come by colour: the class's, and the side to move's.
-        let renju = self.config.renju;
-        let colour_offset = |side: Side, count: usize| if renju { side.index() * count } else { 0 };
         let listed = |role: usize, side: Side| {
-            let offset = colour_offset(side, PointClass::COUNT);
+            let offset = self.colour_offset(side, PointClass::COUNT);
             (counts.iter().enumerate())
                 .filter(|&(class, n)| class > 0 && n[role] > 0)
                 .map(|(class, n)| ((class + offset) as u16, n[role]))
@@ -224,7 +222,7 @@ impl Gomoku {
         Some(Features {
             mover: listed(0, me),
             other: listed(1, them),
-            threat_mask: (self.threat_mask() + colour_offset(me, THREAT_MASKS)) as u16,
+            threat_mask: (self.threat_mask() + self.colour_offset(me, THREAT_MASKS)) as u16,
             fixed: self.tempo(me) + self.terms_score(me),
         })
     }
@@ -333,11 +331,20 @@ impl Gomoku {
             | has(them, Threat::OpenThree) << 10
     }
 
+    /// Where `side`'s part starts in an evaluation table of `count` entries a colour:
+    /// under renju the tables come by colour, Black's first; otherwise one part serves
+    /// both colours.
+    pub(super) fn colour_offset(&self, side: Side, count: usize) -> usize {
+        if self.config.renju {
+            side.index() * count
+        } else {
+            0
+        }
+    }
+
     /// The shipped correction for the threats on the board, `me` to move.
     pub(super) fn threat_correction(&self, me: Side) -> Score {
-        let renju = self.config.renju;
-        let offset = if renju { THREAT_MASKS * me.index() } else { 0 };
-        threat_values(renju)[self.threat_mask() + offset]
+        threat_values(self.config.renju)[self.threat_mask() + self.colour_offset(me, THREAT_MASKS)]
     }
 
     /// The combination terms that apply (`threat_terms`), summed.

@@ -904,8 +904,9 @@ impl Gomoku {
                     let patterns = self.keys[point].map(|key| table.pattern(key, c as u8 + 1));
                     let threat = Threat::from_patterns(patterns);
                     let class = PointClass::of(patterns).0 as usize;
+                    let side = if c == 0 { Side::Black } else { Side::White };
                     let role_value = eval::point_values(self.config.renju)
-                        [class + c * PointClass::COUNT * self.config.renju as usize];
+                        [class + self.colour_offset(side, PointClass::COUNT)];
                     let direct = Combined {
                         threat: threat as u8,
                         class: PointClass::of(patterns).0,
