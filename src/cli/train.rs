@@ -50,8 +50,8 @@ use crate::search::Searcher;
 use crate::search::limits::Limits;
 use crate::stop::Stop;
 
-use super::train_data;
 use super::tune::{GamePosition, replay_wthor};
+use super::{train_data, train_labels};
 
 const HOLDOUT_EVERY: usize = 10;
 const OVERLAP: u32 = 2;
@@ -71,7 +71,7 @@ const SELFPLAY_RANDOM_ONE_IN: u32 = 16;
 /// A training position: the side to move's discs, the other side's, its label (final or
 /// solved margin in discs from the side to move's view), whether it is held out, who
 /// is to move and the source it came from (an index into the sources read).
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct Sample {
     pub player: u64,
     pub opponent: u64,
@@ -201,6 +201,7 @@ pub fn train(
     corpus: Corpus,
     labelling: Labelling,
     search_weights: Option<&Path>,
+    labels: Option<&Path>,
     out_path: &Path,
     replace: bool,
     fit_weights: bool,
@@ -239,6 +240,72 @@ pub fn train(
     if corpus.selfplay_openings.is_some() && corpus.selfplay == 0 {
         return Err("--selfplay-openings needs --selfplay GAMES".into());
     }
+    let key = labels_key(&corpus, labelling, search_weights)?;
+    let (samples, counts) = match labels {
+        Some(path) if std::fs::symlink_metadata(path).is_ok() => {
+            let started = Instant::now();
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let (counts, samples) = train_labels::decode(&bytes, &key, SOURCE_NAMES.len())
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            writeln!(
+                out,
+                "{} labelled positions read from {} in {:.1} s",
+                samples.len(),
+                path.display(),
+                started.elapsed().as_secs_f64()
+            )
+            .map_err(io)?;
+            (samples, counts)
+        }
+        _ => {
+            // Checked before the labelling: its hour is not lost to a bad path.
+            let labels_output = labels.map(|path| Output::check(path, false)).transpose()?;
+            let (samples, counts) = label_corpus(corpus, labelling, out)?;
+            if let Some(output) = labels_output {
+                output.write(&train_labels::encode(&key, &counts, &samples))?;
+                writeln!(out, "labels written to {}", output.path().display()).map_err(io)?;
+            }
+            (samples, counts)
+        }
+    };
+    report_counts(&counts, out)?;
+    let games: usize = counts.iter().map(|c| c.games - c.unfinished).sum();
+    let held_out = samples.iter().filter(|sample| sample.holdout).count();
+    // Without a fit only the held-out positions are needed.
+    let training = if output.is_some() { samples.len() } else { 0 };
+    if held_out == 0 || held_out == training {
+        return Err(format!(
+            "{games} games are too few to train on (one in {HOLDOUT_EVERY} is held out)"
+        ));
+    }
+    let Some(output) = output else {
+        for line in source_errors(&samples, None, labelling.rule) {
+            writeln!(out, "{line}").map_err(io)?;
+        }
+        return Ok(());
+    };
+    let (weights, reports) = fit(&samples, labelling.rule);
+    for report in reports {
+        writeln!(out, "{report}").map_err(io)?;
+    }
+    if counts.iter().filter(|c| c.games > c.unfinished).count() > 1 {
+        for line in source_errors(&samples, Some(&weights), labelling.rule) {
+            writeln!(out, "{line}").map_err(io)?;
+        }
+    }
+    output.write(&pattern::encode(&weights))?;
+    writeln!(out, "wrote {}", out_path.display()).map_err(io)?;
+    Ok(())
+}
+
+/// Reads the corpus's games, labels their positions and, unless told to keep them, merges
+/// the duplicates: the positions and the counts per source.
+fn label_corpus(
+    corpus: Corpus,
+    labelling: Labelling,
+    out: &mut impl std::io::Write,
+) -> Result<(Vec<Sample>, Vec<SourceCounts>), String> {
+    let io = |e: std::io::Error| e.to_string();
     let mut samples = Vec::new();
     let mut game_starts = Vec::new();
     let mut counts = vec![SourceCounts::default(); SOURCE_NAMES.len()];
@@ -337,7 +404,12 @@ pub fn train(
         )
         .map_err(io)?;
     }
-    for (name, counts) in SOURCE_NAMES.iter().zip(&counts) {
+    Ok((samples, counts))
+}
+
+/// A line per source: what was read and what the de-duplication removed.
+fn report_counts(counts: &[SourceCounts], out: &mut impl std::io::Write) -> Result<(), String> {
+    for (name, counts) in SOURCE_NAMES.iter().zip(counts) {
         if counts.games == 0 {
             continue;
         }
@@ -351,34 +423,44 @@ pub fn train(
             counts.duplicates,
             counts.positions - counts.duplicates
         )
-        .map_err(io)?;
+        .map_err(|e| e.to_string())?;
     }
-    let held_out = samples.iter().filter(|sample| sample.holdout).count();
-    // Without a fit only the held-out positions are needed.
-    let training = if output.is_some() { samples.len() } else { 0 };
-    if held_out == 0 || held_out == training {
-        return Err(format!(
-            "{games} games are too few to train on (one in {HOLDOUT_EVERY} is held out)"
-        ));
-    }
-    let Some(output) = output else {
-        for line in source_errors(&samples, None, labelling.rule) {
-            writeln!(out, "{line}").map_err(io)?;
-        }
-        return Ok(());
-    };
-    let (weights, reports) = fit(&samples, labelling.rule);
-    for report in reports {
-        writeln!(out, "{report}").map_err(io)?;
-    }
-    if counts.iter().filter(|c| c.games > c.unfinished).count() > 1 {
-        for line in source_errors(&samples, Some(&weights), labelling.rule) {
-            writeln!(out, "{line}").map_err(io)?;
-        }
-    }
-    output.write(&pattern::encode(&weights))?;
-    writeln!(out, "wrote {}", out_path.display()).map_err(io)?;
     Ok(())
+}
+
+/// What the labels depend on, in words: the key of a `--labels` file.
+fn labels_key(
+    corpus: &Corpus,
+    labelling: Labelling,
+    search_weights: Option<&Path>,
+) -> Result<String, String> {
+    let weights = match search_weights {
+        Some(path) => std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        None => pattern::shipped_file(labelling.rule).to_vec(),
+    };
+    let mut key = format!(
+        "rule {}; solve-empties {}; search-depth {}; search weights {:016x}; \
+         keep-duplicates {}; selfplay {} seed {}",
+        labelling.rule.name(),
+        labelling.solve_empties,
+        labelling.search_depth,
+        train_labels::fnv1a(&weights),
+        corpus.keep_duplicates,
+        corpus.selfplay,
+        corpus.seed,
+    );
+    for (name, path) in [
+        ("wthor", corpus.wthor),
+        ("logbook", corpus.logbook),
+        ("egaroucid", corpus.egaroucid),
+        ("selfplay-openings", corpus.selfplay_openings),
+    ] {
+        if let Some(path) = path {
+            let size = train_labels::source_size(path)?;
+            key += &format!("; {name} {} ({size} bytes)", path.display());
+        }
+    }
+    Ok(key)
 }
 
 /// Keeps each position once up to the board's eight symmetries: the first occurrence
@@ -456,15 +538,31 @@ pub fn source_errors(samples: &[Sample], weights: Option<&[i16]>, rule: Rule) ->
     lines
 }
 
-/// Relabels the games (each starting at its index in `game_starts`) by exact solves, as
-/// the module's header describes, on `labelling.threads` threads that take the games in
-/// turn; returns the number of positions solved, or why a solver could not be had.
+/// Relabels the games (each starting at its index in `game_starts`) by exact solves, and
+/// by searches when `labelling.search_depth` is set, as the module's header describes, on
+/// `labelling.threads` threads; returns the number of positions solved, or why a solver
+/// could not be had. The labels do not depend on the thread count.
 pub fn solve_labels(
     samples: &mut [Sample],
     game_starts: &[usize],
     labelling: Labelling,
 ) -> Result<usize, String> {
-    let mut games: Vec<&mut [Sample]> = Vec::with_capacity(game_starts.len());
+    let solved = in_parallel(
+        split_games(samples, game_starts),
+        labelling.threads,
+        "games solved",
+        || Solver::try_new(32 << 20),
+        |solver, game| label_game(solver, game, labelling),
+    )?;
+    if labelling.search_depth > 0 {
+        search_labels(samples, game_starts, labelling)?;
+    }
+    Ok(solved.into_iter().sum())
+}
+
+/// The games of `samples`, each from its start in `game_starts` to the next.
+fn split_games<'a>(samples: &'a mut [Sample], game_starts: &[usize]) -> Vec<&'a mut [Sample]> {
+    let mut games = Vec::with_capacity(game_starts.len());
     let ends = game_starts.iter().skip(1).copied().chain([samples.len()]);
     let mut rest = &mut samples[game_starts.first().copied().unwrap_or(0)..];
     for (&start, end) in game_starts.iter().zip(ends) {
@@ -472,44 +570,56 @@ pub fn solve_labels(
         games.push(game);
         rest = tail;
     }
-    let total = games.len();
-    let queue = std::sync::Mutex::new(games.into_iter());
+    games
+}
+
+/// `work` on every job, on `threads` threads that take the jobs in turn, each with its
+/// own `state`; the results in the jobs' order. `what` names the jobs in the progress log.
+fn in_parallel<J: Send, S, R: Send>(
+    jobs: Vec<J>,
+    threads: usize,
+    what: &str,
+    state: impl Fn() -> Result<S, String> + Sync,
+    work: impl Fn(&mut S, J) -> R + Sync,
+) -> Result<Vec<R>, String> {
+    let total = jobs.len();
+    let queue = std::sync::Mutex::new(jobs.into_iter().enumerate());
     let done = AtomicUsize::new(0);
-    let started = std::time::Instant::now();
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..labelling.threads.max(1))
+    let started = Instant::now();
+    let mut results: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.max(1))
             .map(|_| {
-                let (queue, done) = (&queue, &done);
+                let (queue, done, state, work) = (&queue, &done, &state, &work);
                 scope.spawn(move || {
-                    let mut solver = Solver::try_new(32 << 20)?;
-                    let start = Othello::new(8, labelling.rule).map_err(|e| e.to_string())?;
-                    let mut searcher = Searcher::new(&start, SEARCH_MEGABYTES)?;
-                    let mut solved = 0;
+                    let mut state = state()?;
+                    let mut results = Vec::new();
                     loop {
-                        // The lock is released before the game is solved.
-                        let next = queue.lock().expect("labelling queue").next();
-                        let Some(game) = next else { break };
-                        solved += label_game(&mut solver, game, labelling);
-                        if labelling.search_depth > 0 {
-                            search_labels(&mut searcher, game, labelling);
-                        }
+                        // The lock is released before the job runs.
+                        let next = queue.lock().expect("job queue").next();
+                        let Some((index, job)) = next else { break };
+                        results.push((index, work(&mut state, job)));
                         let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
                         if finished.is_multiple_of(5000) {
                             log::info!(
-                                "{finished} of {total} games labelled, {:.0} s",
+                                "{finished} of {total} {what}, {:.0} s",
                                 started.elapsed().as_secs_f64()
                             );
                         }
                     }
-                    Ok(solved)
+                    Ok(results)
                 })
             })
             .collect();
         handles
             .into_iter()
             .map(|handle| handle.join().expect("labelling thread"))
-            .sum::<Result<usize, String>>()
-    })
+            .collect::<Result<Vec<_>, String>>()
+    })?
+    .into_iter()
+    .flatten()
+    .collect();
+    results.sort_unstable_by_key(|(index, _)| *index);
+    Ok(results.into_iter().map(|(_, result)| result).collect())
 }
 
 /// Labels one game's positions from `solve_empties` empties on by their exact scores,
@@ -548,36 +658,85 @@ fn label_game(solver: &mut Solver, game: &mut [Sample], labelling: Labelling) ->
 /// Blends the label of each position beyond `solve_empties` with its score by a
 /// `search_depth` search: `SEARCH_WEIGHT` of the search's, the rest the solved label's.
 /// A game that ends before `solve_empties` has no solved label (its final result carries
-/// the players' errors), so its positions take the search's score alone. The table is
-/// cleared once per game, so the labels do not depend on which thread took the game.
-fn search_labels(searcher: &mut Searcher<Othello>, game: &mut [Sample], labelling: Labelling) {
-    searcher.clear();
-    let weight = if game
-        .iter()
-        .any(|sample| sample.empties() <= labelling.solve_empties)
-    {
-        SEARCH_WEIGHT
-    } else {
-        1.0
-    };
+/// the players' errors), so its positions take the search's score alone.
+///
+/// Each position is searched once up to symmetry (the openings of a big corpus repeat
+/// many times over): in the game that reaches it first, with the table cleared per game,
+/// so the labels do not depend on which thread searched.
+fn search_labels(
+    samples: &mut [Sample],
+    game_starts: &[usize],
+    labelling: Labelling,
+) -> Result<(), String> {
+    const NONE: u32 = u32::MAX;
+    let searched = |sample: &Sample| sample.empties() > labelling.solve_empties;
+    // Each position's index among the distinct ones, and those each game reaches first.
+    let mut distinct: std::collections::HashMap<(u64, u64), u32> = Default::default();
+    let mut ids = vec![NONE; samples.len()];
+    let mut jobs: Vec<Vec<Othello>> = Vec::with_capacity(game_starts.len());
+    let ends = game_starts.iter().skip(1).copied().chain([samples.len()]);
+    for (&start, end) in game_starts.iter().zip(ends) {
+        let mut firsts = Vec::new();
+        for (k, sample) in samples[start..end].iter().enumerate() {
+            if !searched(sample) {
+                continue;
+            }
+            let next = distinct.len() as u32;
+            let id = *distinct
+                .entry(canonical(sample.player, sample.opponent))
+                .or_insert(next);
+            if id == next {
+                firsts.push(Othello::from_sides_under(
+                    labelling.rule,
+                    sample.player,
+                    sample.opponent,
+                    sample.black_to_move,
+                ));
+            }
+            ids[start + k] = id;
+        }
+        jobs.push(firsts);
+    }
+    drop(distinct);
     let limits = Limits {
         depth: Some(labelling.search_depth),
         ..Limits::default()
     };
-    for sample in game
-        .iter_mut()
-        .filter(|sample| sample.empties() > labelling.solve_empties)
-    {
-        let position = Othello::from_sides_under(
-            labelling.rule,
-            sample.player,
-            sample.opponent,
-            sample.black_to_move,
-        );
-        let result = searcher.search_to(&position, &limits, &Stop::never(), &mut |_| {});
-        let searched = result.score as f32 / DISC as f32;
-        sample.label = (1.0 - weight) * sample.label + weight * searched;
+    let scores: Vec<f32> = in_parallel(
+        jobs,
+        labelling.threads,
+        "games searched",
+        || {
+            let start = Othello::new(8, labelling.rule).map_err(|e| e.to_string())?;
+            Searcher::new(&start, SEARCH_MEGABYTES)
+        },
+        |searcher: &mut Searcher<Othello>, positions: Vec<Othello>| {
+            searcher.clear();
+            positions
+                .iter()
+                .map(|position| {
+                    let result = searcher.search_to(position, &limits, &Stop::never(), &mut |_| {});
+                    result.score as f32 / DISC as f32
+                })
+                .collect::<Vec<f32>>()
+        },
+    )?
+    .into_iter()
+    .flatten()
+    .collect();
+    for (k, game) in split_games(samples, game_starts).into_iter().enumerate() {
+        let weight = if game.iter().any(|sample| !searched(sample)) {
+            SEARCH_WEIGHT
+        } else {
+            1.0
+        };
+        for (sample, &id) in game.iter_mut().zip(&ids[game_starts[k]..]) {
+            if id != NONE {
+                sample.label = (1.0 - weight) * sample.label + weight * scores[id as usize];
+            }
+        }
     }
+    Ok(())
 }
 
 /// Plays `count` self-play games under `labelling.rule` (see the module's header) on
@@ -931,6 +1090,11 @@ pub struct TrainArgs {
     /// compares against) instead of the shipped one.
     #[arg(long)]
     pub search_weights: Option<std::path::PathBuf>,
+    /// Keeps the labelled positions in this file: written after labelling when it does
+    /// not exist, read instead of labelling when it does (if made with the same options
+    /// and sources), so that a refit skips the solves and searches.
+    #[arg(long)]
+    pub labels: Option<std::path::PathBuf>,
     /// Threads for the solves, 1 to 256 (the labels do not depend on it); all cores by
     /// default.
     #[arg(long, default_value_t = bounds::available_threads(), value_parser = bounds::threads)]
@@ -957,6 +1121,7 @@ impl TrainArgs {
                 threads: self.threads,
             },
             self.search_weights.as_deref(),
+            self.labels.as_deref(),
             &self.out,
             self.force,
             !self.no_fit,
@@ -1370,7 +1535,9 @@ mod tests {
         };
         let out_path = dir.join("never-written.bin");
         let mut out = Vec::new();
-        let result = train(corpus, labelling, None, &out_path, false, false, &mut out);
+        let result = train(
+            corpus, labelling, None, None, &out_path, false, false, &mut out,
+        );
         let text = String::from_utf8(out).unwrap();
         assert_eq!(result, Ok(()), "{text}");
         assert!(!out_path.exists());
@@ -1402,7 +1569,10 @@ mod tests {
             ..corpus
         };
         let mut out = Vec::new();
-        train(kept, labelling, None, &out_path, false, false, &mut out).unwrap();
+        train(
+            kept, labelling, None, None, &out_path, false, false, &mut out,
+        )
+        .unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(
             text.contains("180 positions, 0 duplicates removed, 180 kept"),
@@ -1417,6 +1587,7 @@ mod tests {
             },
             labelling,
             None,
+            None,
             &out_path,
             false,
             false,
@@ -1424,6 +1595,87 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(error, format!("{}:2: bad score 'x'", bad.display()));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// `--labels`: the first run labels and keeps the positions, the second reads them
+    /// and fits the same weights without labelling; other options are refused, the file
+    /// kept.
+    #[test]
+    fn labels_file_is_written_then_read_for_the_same_options_only() {
+        let dir = std::env::temp_dir().join(format!("arbor-train-labels-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut rng = StdRng::seed_from_u64(11);
+        let mut records = String::new();
+        for _ in 0..30 {
+            let mut game = Othello::new(8, Rule::Normal).unwrap();
+            let mut moves = Vec::new();
+            let mut text = String::new();
+            loop {
+                game.generate_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.random_range(0..moves.len())];
+                if mv != Move::PASS {
+                    text += &game.format_move(mv);
+                }
+                game.make(mv);
+            }
+            let black = game.discs(crate::game::Side::Black).count_ones() as i32;
+            let white = game.discs(crate::game::Side::White).count_ones() as i32;
+            records += &format!("{text} {}\n", (black - white).signum());
+        }
+        let records_path = dir.join("records.txt");
+        std::fs::write(&records_path, records).unwrap();
+        let corpus = Corpus {
+            egaroucid: Some(&records_path),
+            ..Corpus::default()
+        };
+        let labelling = Labelling {
+            rule: Rule::Normal,
+            solve_empties: 8,
+            search_depth: 1,
+            threads: 2,
+        };
+        let labels = dir.join("labels.bin");
+        let run = |labelling: Labelling, out_name: &str| {
+            let mut out = Vec::new();
+            let out_path = dir.join(out_name);
+            let result = train(
+                corpus,
+                labelling,
+                None,
+                Some(&labels),
+                &out_path,
+                false,
+                true,
+                &mut out,
+            );
+            let text = String::from_utf8(out).unwrap();
+            result.map(|()| (text, std::fs::read(&out_path).unwrap()))
+        };
+        let (first, weights) = run(labelling, "first.bin").unwrap();
+        assert!(
+            first.contains("labelled by exact solves from 8 empties"),
+            "{first}"
+        );
+        assert!(
+            first.contains(&format!("labels written to {}", labels.display())),
+            "{first}"
+        );
+        let kept = std::fs::read(&labels).unwrap();
+        let (second, again) = run(labelling, "second.bin").unwrap();
+        assert!(!second.contains("labelled by"), "{second}");
+        assert!(second.contains("labelled positions read from"), "{second}");
+        assert_eq!(again, weights);
+        let other = Labelling {
+            solve_empties: 10,
+            ..labelling
+        };
+        let error = run(other, "third.bin").unwrap_err();
+        assert!(error.contains("made for other options"), "{error}");
+        assert_eq!(std::fs::read(&labels).unwrap(), kept);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

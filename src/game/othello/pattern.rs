@@ -346,13 +346,17 @@ fn rule_weights(rule: Rule) -> Vec<i16> {
     if let Some(loaded) = LOADED[rule_index(rule)].get() {
         return loaded.clone();
     }
-    let shipped: &[u8] = match rule {
-        Rule::Normal => include_bytes!("weights/normal8.bin"),
-        Rule::Misere => include_bytes!("weights/misere8.bin"),
-    };
-    let weights = decode(shipped).expect("shipped weights");
+    let weights = decode(shipped_file(rule)).expect("shipped weights");
     assert_eq!(weights.len(), PHASES * LAYOUT.phase_len, "shipped weights");
     weights
+}
+
+/// The weights file shipped for `rule`, as built into the engine.
+pub fn shipped_file(rule: Rule) -> &'static [u8] {
+    match rule {
+        Rule::Normal => include_bytes!("weights/normal8.bin"),
+        Rule::Misere => include_bytes!("weights/misere8.bin"),
+    }
 }
 
 /// Makes the engine evaluate `rule` with the weights file `bytes` instead of the shipped
