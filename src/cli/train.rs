@@ -3,7 +3,7 @@
 //!
 //! Every position of every finished game is labelled with the game's final score from
 //! the side to move's view (the disc margin, negated under misère). Each phase (a band
-//! of `PHASE_EMPTIES` empties) is a ridge regression of the label on the pattern
+//! of `phase_empties` empties, 6 unless told) is a ridge regression of the label on the pattern
 //! configurations, solved by conjugate gradients (CGLS); positions within `OVERLAP`
 //! empties of a band also train it, which smooths the weights from one phase to the
 //! next. Configurations that are mirror images within one pattern share a weight, so the
@@ -41,7 +41,9 @@ use crate::bounds;
 use crate::files::{Output, OutputError};
 use crate::game::othello::book::canonical;
 use crate::game::othello::eval::{self, disc_features};
-use crate::game::othello::pattern::{self, LAYOUT, PHASE_EMPTIES, PHASES, evaluate_with};
+use crate::game::othello::pattern::{
+    self, DEFAULT_PHASE_EMPTIES, LAYOUT, Weights, band, evaluate_with, phases,
+};
 use crate::game::othello::search::DISC;
 use crate::game::othello::symmetry::Symmetry;
 use crate::game::othello::{Othello, Rule};
@@ -202,6 +204,7 @@ pub fn train(
     labelling: Labelling,
     search_weights: Option<&Path>,
     labels: Option<&Path>,
+    phase_empties: u32,
     out_path: &Path,
     replace: bool,
     fit_weights: bool,
@@ -284,7 +287,7 @@ pub fn train(
         }
         return Ok(());
     };
-    let (weights, reports) = fit(&samples, labelling.rule);
+    let (weights, reports) = fit(&samples, labelling.rule, phase_empties);
     for report in reports {
         writeln!(out, "{report}").map_err(io)?;
     }
@@ -498,15 +501,18 @@ pub fn merge_duplicates(samples: Vec<Sample>, counts: &mut [SourceCounts]) -> Ve
 
 /// The held-out RMS error per source and phase of `weights` (when given), the evaluation
 /// before and the hand-written evaluation, a line each.
-pub fn source_errors(samples: &[Sample], weights: Option<&[i16]>, rule: Rule) -> Vec<String> {
+pub fn source_errors(samples: &[Sample], weights: Option<&Weights>, rule: Rule) -> Vec<String> {
+    // Reported in bands of the default width, whatever the weights': comparable lines.
+    const REPORT: u32 = DEFAULT_PHASE_EMPTIES;
+    const REPORT_PHASES: usize = 61usize.div_ceil(REPORT as usize);
     // [source][phase]: (positions, squared errors: new, before, hand-written).
-    let mut sums = vec![[(0usize, [0f64; 3]); PHASES]; SOURCE_NAMES.len()];
+    let mut sums = vec![[(0usize, [0f64; 3]); REPORT_PHASES]; SOURCE_NAMES.len()];
     for sample in samples.iter().filter(|sample| sample.holdout) {
-        let phase = (sample.empties() / PHASE_EMPTIES) as usize;
+        let phase = (sample.empties() / REPORT) as usize;
         let label = sample.label as f64;
         let square = |centi: i32| (centi as f64 / 100.0 - label).powi(2);
         let (player, opponent) = (sample.player, sample.opponent);
-        let entry = &mut sums[sample.source as usize][phase.min(PHASES - 1)];
+        let entry = &mut sums[sample.source as usize][phase.min(REPORT_PHASES - 1)];
         entry.0 += 1;
         if let Some(weights) = weights {
             entry.1[0] += square(evaluate_with(weights, player, opponent));
@@ -521,8 +527,7 @@ pub fn source_errors(samples: &[Sample], weights: Option<&[i16]>, rule: Rule) ->
                 continue;
             }
             let rms = |k: usize| (squares[k] / *count as f64).sqrt();
-            let low = phase as u32 * PHASE_EMPTIES;
-            let high = (low + PHASE_EMPTIES - 1).min(60);
+            let (low, high) = band(REPORT, phase);
             let new = match weights {
                 Some(_) => format!("new weights {:.2}, ", rms(0)),
                 None => String::new(),
@@ -870,12 +875,13 @@ fn selfplay_game(
     (positions, black_diff)
 }
 
-/// Fits every phase on `samples` of `rule`: the weights file's contents and a report per
-/// phase.
-pub fn fit(samples: &[Sample], rule: Rule) -> (Vec<i16>, Vec<String>) {
+/// Fits every phase, a band of `phase_empties` empties each, on `samples` of `rule`: the
+/// weights and a report per phase.
+pub fn fit(samples: &[Sample], rule: Rule, phase_empties: u32) -> (Weights, Vec<String>) {
     let shared = shared_index();
     let layout = &*LAYOUT;
-    let mut weights = vec![0i16; PHASES * layout.phase_len];
+    let count = phases(phase_empties);
+    let mut weights = vec![0i16; count * layout.phase_len];
     let mut reports = Vec::new();
     let mut results: Vec<(usize, Vec<f64>, String)> = std::thread::scope(|scope| {
         let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -883,10 +889,12 @@ pub fn fit(samples: &[Sample], rule: Rule) -> (Vec<i16>, Vec<String>) {
             .map(|worker| {
                 let (samples, shared) = (samples, &shared);
                 scope.spawn(move || {
-                    (0..PHASES)
+                    (0..count)
                         .filter(|phase| phase % workers == worker)
                         .map(|phase| {
-                            let (fitted, report) = train_phase(samples, shared, rule, phase);
+                            let bounds = band(phase_empties, phase);
+                            let (fitted, report) =
+                                train_phase(samples, shared, rule, phase, bounds);
                             (phase, fitted, report)
                         })
                         .collect::<Vec<_>>()
@@ -908,15 +916,20 @@ pub fn fit(samples: &[Sample], rule: Rule) -> (Vec<i16>, Vec<String>) {
             weights[base + index] = centi.clamp(i16::MIN as f64, i16::MAX as f64) as i16;
         }
     }
+    let weights = Weights::new(weights, phase_empties).expect("as many tables as bands");
     (weights, reports)
 }
 
 /// One phase: CGLS on the training positions, stopped where the held-out error is least.
-fn train_phase(samples: &[Sample], shared: &[u32], rule: Rule, phase: usize) -> (Vec<f64>, String) {
+fn train_phase(
+    samples: &[Sample],
+    shared: &[u32],
+    rule: Rule,
+    phase: usize,
+    (low, high): (u32, u32),
+) -> (Vec<f64>, String) {
     let layout = &*LAYOUT;
     let features = layout.instances.len() + 1;
-    let low = phase as u32 * PHASE_EMPTIES;
-    let high = (low + PHASE_EMPTIES - 1).min(60);
     let in_band = |sample: &Sample, margin: u32| {
         let empties = sample.empties();
         empties + margin >= low && empties <= high + margin
@@ -1095,6 +1108,9 @@ pub struct TrainArgs {
     /// and sources), so that a refit skips the solves and searches.
     #[arg(long)]
     pub labels: Option<std::path::PathBuf>,
+    /// Empties per band of the weights (each band has its own table), 1 to 30.
+    #[arg(long, default_value_t = DEFAULT_PHASE_EMPTIES, value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub phase_empties: u32,
     /// Threads for the solves, 1 to 256 (the labels do not depend on it); all cores by
     /// default.
     #[arg(long, default_value_t = bounds::available_threads(), value_parser = bounds::threads)]
@@ -1122,6 +1138,7 @@ impl TrainArgs {
             },
             self.search_weights.as_deref(),
             self.labels.as_deref(),
+            self.phase_empties,
             &self.out,
             self.force,
             !self.no_fit,
@@ -1536,7 +1553,7 @@ mod tests {
         let out_path = dir.join("never-written.bin");
         let mut out = Vec::new();
         let result = train(
-            corpus, labelling, None, None, &out_path, false, false, &mut out,
+            corpus, labelling, None, None, 6, &out_path, false, false, &mut out,
         );
         let text = String::from_utf8(out).unwrap();
         assert_eq!(result, Ok(()), "{text}");
@@ -1570,7 +1587,7 @@ mod tests {
         };
         let mut out = Vec::new();
         train(
-            kept, labelling, None, None, &out_path, false, false, &mut out,
+            kept, labelling, None, None, 6, &out_path, false, false, &mut out,
         )
         .unwrap();
         let text = String::from_utf8(out).unwrap();
@@ -1588,6 +1605,7 @@ mod tests {
             labelling,
             None,
             None,
+            6,
             &out_path,
             false,
             false,
@@ -1647,6 +1665,7 @@ mod tests {
                 labelling,
                 None,
                 Some(&labels),
+                6,
                 &out_path,
                 false,
                 true,
@@ -1705,19 +1724,25 @@ mod tests {
                 game.make(moves[rng.random_range(0..moves.len())]);
             }
         }
-        let (weights, _) = fit(&samples, Rule::Normal);
         let held: Vec<&Sample> = samples.iter().filter(|sample| sample.holdout).collect();
-        let squares: f64 = held
-            .iter()
-            .map(|sample| {
-                let predicted = evaluate_with(&weights, sample.player, sample.opponent);
-                (predicted as f64 / 100.0 - sample.label as f64).powi(2)
-            })
-            .sum();
-        let rms = (squares / held.len() as f64).sqrt();
-        let spread =
-            (held.iter().map(|s| (s.label as f64).powi(2)).sum::<f64>() / held.len() as f64).sqrt();
-        eprintln!("held-out RMS error {rms:.3} discs, label RMS {spread:.2}");
-        assert!(rms < 0.5, "held-out RMS error {rms} discs");
+        // Bands of the default width, and narrower ones: the same fit in every band.
+        for phase_empties in [DEFAULT_PHASE_EMPTIES, 3] {
+            let (weights, reports) = fit(&samples, Rule::Normal, phase_empties);
+            assert_eq!(reports.len(), phases(phase_empties));
+            assert_eq!(weights.phase_empties, phase_empties);
+            let squares: f64 = held
+                .iter()
+                .map(|sample| {
+                    let predicted = evaluate_with(&weights, sample.player, sample.opponent);
+                    (predicted as f64 / 100.0 - sample.label as f64).powi(2)
+                })
+                .sum();
+            let rms = (squares / held.len() as f64).sqrt();
+            eprintln!("bands of {phase_empties}: held-out RMS error {rms:.3} discs");
+            assert!(
+                rms < 0.5,
+                "bands of {phase_empties}: held-out RMS error {rms} discs"
+            );
+        }
     }
 }

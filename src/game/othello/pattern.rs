@@ -31,9 +31,74 @@ const SHAPES: [&[u8]; 11] = [
     &[4, 13, 22, 31],
 ];
 
-/// Positions with this many empties or fewer share the first phase, and so on up.
-pub const PHASE_EMPTIES: u32 = 6;
-pub const PHASES: usize = 61usize.div_ceil(PHASE_EMPTIES as usize);
+/// The band of empties a table covers in weights files of the first format
+/// (`ARBORPW1`): positions with this many empties or fewer share the first table, and so
+/// on up. `arbor train --phase-empties` chooses it for new files.
+pub const DEFAULT_PHASE_EMPTIES: u32 = 6;
+
+/// How many tables weights with bands of `phase_empties` empties have (0 to 60 empties).
+pub fn phases(phase_empties: u32) -> usize {
+    61usize.div_ceil(phase_empties.max(1) as usize)
+}
+
+/// A weights file's contents: one table of `LAYOUT.phase_len` centi-disc weights per
+/// band of `phase_empties` empties, with each empties count's table start at hand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    pub values: Vec<i16>,
+    pub phase_empties: u32,
+    /// By empties (0 to 60): where its table starts in `values`.
+    starts: [u32; 61],
+    /// `LAYOUT.phase_len`, at hand.
+    table_len: usize,
+}
+
+impl Weights {
+    /// Weights of bands of `phase_empties` (1 to 61) empties; an error unless `values`
+    /// holds exactly that many tables of this build's patterns.
+    pub fn new(values: Vec<i16>, phase_empties: u32) -> Result<Weights, String> {
+        if !(1..=61).contains(&phase_empties) {
+            return Err(format!(
+                "bands of {phase_empties} empties: 1 to 61 expected"
+            ));
+        }
+        let len = LAYOUT.phase_len;
+        let expected = phases(phase_empties) * len;
+        if values.len() != expected {
+            return Err(format!(
+                "{} weights where this build's patterns in bands of {phase_empties} empties \
+                 have {expected}",
+                values.len()
+            ));
+        }
+        let starts =
+            std::array::from_fn(|empties| ((empties as u32 / phase_empties) as usize * len) as u32);
+        Ok(Weights {
+            values,
+            phase_empties,
+            starts,
+            table_len: len,
+        })
+    }
+
+    /// The table of positions with `empties` empty squares.
+    #[inline]
+    pub fn table(&self, empties: u32) -> &[i16] {
+        let start = self.starts[empties.min(60) as usize] as usize;
+        &self.values[start..start + self.table_len]
+    }
+
+    /// The band of empties table `phase` covers.
+    pub fn band(&self, phase: usize) -> (u32, u32) {
+        band(self.phase_empties, phase)
+    }
+}
+
+/// The empties, lowest and highest, of table `phase` in bands of `phase_empties`.
+pub fn band(phase_empties: u32, phase: usize) -> (u32, u32) {
+    let low = phase as u32 * phase_empties;
+    (low, (low + phase_empties - 1).min(60))
+}
 
 /// One placement of a shape: its squares in shape order and where its weights start.
 #[derive(Clone, Copy)]
@@ -183,14 +248,15 @@ static INCREMENTAL: LazyLock<Incremental> = LazyLock::new(|| {
 /// A rule's weights as White to move reads them with [`Features`] (Black reads
 /// [`WEIGHTS`]): each configuration's weight under its colour-swapped index. Indexed by
 /// [`rule_index`].
-static SWAPPED: PerRule<Vec<i16>> = [
+static SWAPPED: PerRule<Weights> = [
     LazyLock::new(|| swapped(Rule::Normal)),
     LazyLock::new(|| swapped(Rule::Misere)),
 ];
 
-fn swapped(rule: Rule) -> Vec<i16> {
+fn swapped(rule: Rule) -> Weights {
     let layout = &*LAYOUT;
-    let weights = &*WEIGHTS[rule_index(rule)];
+    let original = &*WEIGHTS[rule_index(rule)];
+    let weights = &original.values;
     // Each shape's block of weights, once (its placements share it).
     let mut blocks: Vec<(usize, u32)> = layout
         .instances
@@ -205,12 +271,12 @@ fn swapped(rule: Rule) -> Vec<i16> {
     let swap: Vec<usize> = (0..largest.unwrap_or(0) as usize)
         .map(swap_colours)
         .collect();
-    let mut swapped = weights.clone();
-    for phase in 0..PHASES {
+    let mut swapped = original.clone();
+    for phase in 0..phases(original.phase_empties) {
         let base = phase * layout.phase_len;
         for &(offset, configurations) in &blocks {
             for (index, &from) in swap[..configurations as usize].iter().enumerate() {
-                swapped[base + offset + index] = weights[base + offset + from];
+                swapped.values[base + offset + index] = weights[base + offset + from];
             }
         }
     }
@@ -310,14 +376,13 @@ impl Features {
     pub fn evaluate(&self, rule: Rule, black_to_move: bool, empties: u32) -> i32 {
         let table = &*INCREMENTAL;
         let layout = &*LAYOUT;
-        let base = phase(empties) * layout.phase_len;
         let rule = rule_index(rule);
         let view = if black_to_move {
             &WEIGHTS[rule]
         } else {
             &SWAPPED[rule]
         };
-        let weights = &view[base..base + layout.phase_len];
+        let weights = view.table(empties);
         let mut total = weights[layout.bias_index()] as i32;
         for (&offset, &index) in table.offsets.iter().zip(&self.0) {
             total += weights[(offset + index as u32) as usize] as i32;
@@ -326,29 +391,27 @@ impl Features {
     }
 }
 
-pub fn phase(empties: u32) -> usize {
-    (empties.min(60) / PHASE_EMPTIES) as usize
-}
-
 /// Per rule ([`rule_index`]), weights that replace the shipped ones for this process
 /// ([`load_weights`]).
-static LOADED: [OnceLock<Vec<i16>>; 2] = [const { OnceLock::new() }; 2];
+static LOADED: [OnceLock<Weights>; 2] = [const { OnceLock::new() }; 2];
 
-/// Per rule ([`rule_index`]), the weights the engine evaluates with: `PHASES` tables of
-/// `LAYOUT.phase_len` centi-disc weights, the shipped file's unless others were loaded
-/// before first use.
-static WEIGHTS: PerRule<Vec<i16>> = [
+/// Per rule ([`rule_index`]), the weights the engine evaluates with: the shipped file's
+/// unless others were loaded before first use.
+static WEIGHTS: PerRule<Weights> = [
     LazyLock::new(|| rule_weights(Rule::Normal)),
     LazyLock::new(|| rule_weights(Rule::Misere)),
 ];
 
-fn rule_weights(rule: Rule) -> Vec<i16> {
+fn rule_weights(rule: Rule) -> Weights {
     if let Some(loaded) = LOADED[rule_index(rule)].get() {
         return loaded.clone();
     }
-    let weights = decode(shipped_file(rule)).expect("shipped weights");
-    assert_eq!(weights.len(), PHASES * LAYOUT.phase_len, "shipped weights");
-    weights
+    decode(shipped_file(rule)).expect("shipped weights")
+}
+
+/// The weights the engine evaluates `rule` with.
+pub fn weights(rule: Rule) -> &'static Weights {
+    &WEIGHTS[rule_index(rule)]
 }
 
 /// The weights file shipped for `rule`, as built into the engine.
@@ -365,13 +428,6 @@ pub fn shipped_file(rule: Rule) -> &'static [u8] {
 /// been used.
 pub fn load_weights(rule: Rule, bytes: &[u8]) -> Result<(), String> {
     let weights = decode(bytes)?;
-    let expected = PHASES * LAYOUT.phase_len;
-    if weights.len() != expected {
-        return Err(format!(
-            "{} weights where this build's patterns have {expected}",
-            weights.len()
-        ));
-    }
     let index = rule_index(rule);
     LOADED[index]
         .set(weights)
@@ -388,11 +444,11 @@ pub fn evaluate(rule: Rule, player: u64, opponent: u64) -> i32 {
     evaluate_with(&WEIGHTS[rule_index(rule)], player, opponent)
 }
 
-/// The evaluation under `weights`, laid out as the shipped file's.
+/// The evaluation under `weights`.
 #[inline]
-pub fn evaluate_with(weights: &[i16], player: u64, opponent: u64) -> i32 {
+pub fn evaluate_with(weights: &Weights, player: u64, opponent: u64) -> i32 {
     let layout = &*LAYOUT;
-    let weights = phase_weights(layout, weights, player, opponent);
+    let weights = phase_weights(weights, player, opponent);
     #[cfg(target_arch = "x86_64")]
     if *USE_PEXT {
         // SAFETY: USE_PEXT is only true on a CPU with BMI2.
@@ -403,10 +459,8 @@ pub fn evaluate_with(weights: &[i16], player: u64, opponent: u64) -> i32 {
 
 /// The table of the position's phase.
 #[inline]
-fn phase_weights<'a>(layout: &Layout, weights: &'a [i16], player: u64, opponent: u64) -> &'a [i16] {
-    let empties = 64 - (player | opponent).count_ones();
-    let base = phase(empties) * layout.phase_len;
-    &weights[base..base + layout.phase_len]
+fn phase_weights(weights: &Weights, player: u64, opponent: u64) -> &[i16] {
+    weights.table(64 - (player | opponent).count_ones())
 }
 
 /// [`evaluate`] under the normal rule by the portable sum on any CPU, for benchmarks.
@@ -415,7 +469,7 @@ pub fn evaluate_portable(player: u64, opponent: u64) -> i32 {
     let layout = &*LAYOUT;
     sum_portable(
         layout,
-        phase_weights(layout, &WEIGHTS[0], player, opponent),
+        phase_weights(&WEIGHTS[0], player, opponent),
         player,
         opponent,
     )
@@ -428,7 +482,7 @@ pub fn evaluate_pext(player: u64, opponent: u64) -> Option<i32> {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("bmi2") {
         let layout = &*LAYOUT;
-        let weights = phase_weights(layout, &WEIGHTS[0], player, opponent);
+        let weights = phase_weights(&WEIGHTS[0], player, opponent);
         // SAFETY: the CPU has BMI2, checked just above.
         return Some(unsafe { sum_bmi2(layout, weights, player, opponent) });
     }
@@ -508,12 +562,17 @@ fn sum_portable(layout: &Layout, weights: &[i16], player: u64, opponent: u64) ->
     })
 }
 
-const MAGIC: &[u8; 8] = b"ARBORPW1";
+/// The first format: bands of [`DEFAULT_PHASE_EMPTIES`] empties.
+const MAGIC_V1: &[u8; 8] = b"ARBORPW1";
+const MAGIC: &[u8; 8] = b"ARBORPW2";
 
-/// Weights file: a magic, the count, then zig-zag varints where a 0 is followed by the
-/// length of a run of zeros (most configurations never occur in real games).
-pub fn encode(weights: &[i16]) -> Vec<u8> {
+/// Weights file: a magic, the empties per band (one byte), the count, then zig-zag
+/// varints where a 0 is followed by the length of a run of zeros (most configurations
+/// never occur in real games). The first format (`ARBORPW1`) has no band byte.
+pub fn encode(weights: &Weights) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
+    out.push(weights.phase_empties as u8);
+    let weights = &weights.values;
     out.extend_from_slice(&(weights.len() as u32).to_le_bytes());
     let mut k = 0;
     while k < weights.len() {
@@ -531,10 +590,22 @@ pub fn encode(weights: &[i16]) -> Vec<u8> {
     out
 }
 
-pub fn decode(bytes: &[u8]) -> Result<Vec<i16>, String> {
-    let rest = bytes
-        .strip_prefix(MAGIC.as_slice())
-        .ok_or("not an arbor weights file")?;
+/// Reads a weights file of either format; an error unless it is whole and fits this
+/// build's patterns.
+pub fn decode(bytes: &[u8]) -> Result<Weights, String> {
+    let (phase_empties, rest) = if let Some(rest) = bytes.strip_prefix(MAGIC.as_slice()) {
+        let (&band, rest) = rest.split_first().ok_or("truncated")?;
+        (band as u32, rest)
+    } else if let Some(rest) = bytes.strip_prefix(MAGIC_V1.as_slice()) {
+        (DEFAULT_PHASE_EMPTIES, rest)
+    } else {
+        return Err("not an arbor weights file".into());
+    };
+    Weights::new(decode_values(rest)?, phase_empties)
+}
+
+/// The count and the varints of a weights file.
+fn decode_values(rest: &[u8]) -> Result<Vec<i16>, String> {
     let count = u32::from_le_bytes(rest.get(..4).ok_or("truncated")?.try_into().unwrap());
     let mut input = &rest[4..];
     let mut weights = Vec::with_capacity(count as usize);
@@ -598,12 +669,51 @@ mod tests {
 
     #[test]
     fn weights_file_round_trips() {
-        let weights: Vec<i16> = vec![0, 0, 0, 5, -7, 0, i16::MAX, i16::MIN, 0, 1];
-        assert_eq!(decode(&encode(&weights)).unwrap(), weights);
+        let len = LAYOUT.phase_len;
+        for phase_empties in [1, 2, 3, 6, 61] {
+            let values: Vec<i16> = (0..phases(phase_empties) * len)
+                .map(|k| match k % 7 {
+                    0 => i16::MAX,
+                    1 => i16::MIN,
+                    2 | 3 => 0,
+                    _ => (k % 1000) as i16 - 500,
+                })
+                .collect();
+            let weights = Weights::new(values, phase_empties).unwrap();
+            let bytes = encode(&weights);
+            assert_eq!(decode(&bytes).unwrap(), weights);
+            let mut truncated = bytes.clone();
+            truncated.pop();
+            assert!(decode(&truncated).is_err());
+            // Another band with the same values: the count no longer fits.
+            let mut other = bytes.clone();
+            other[8] = if phase_empties == 6 { 5 } else { 6 };
+            assert!(decode(&other).is_err());
+        }
         assert!(decode(b"nonsense").is_err());
-        let mut truncated = encode(&weights);
-        truncated.pop();
-        assert!(decode(&truncated).is_err());
+        assert!(Weights::new(vec![0; 10], 6).is_err());
+        assert!(Weights::new(vec![0; 62 * len], 0).is_err());
+        // The first format has bands of 6 empties and no band byte.
+        let six = Weights::new(vec![3; phases(6) * len], 6).unwrap();
+        let v1 = [&b"ARBORPW1"[..], &encode(&six)[9..]].concat();
+        let old = decode(&v1).unwrap();
+        assert_eq!((old.phase_empties, old.values.len()), (6, 11 * len));
+    }
+
+    /// Each empties count reads its band's table.
+    #[test]
+    fn tables_follow_the_bands() {
+        let len = LAYOUT.phase_len;
+        let values: Vec<i16> = (0..phases(4))
+            .flat_map(|phase| vec![phase as i16; len])
+            .collect();
+        let weights = Weights::new(values, 4).unwrap();
+        for empties in 0..=64 {
+            assert_eq!(weights.table(empties)[0] as u32, empties.min(60) / 4);
+            assert_eq!(weights.table(empties).len(), len);
+        }
+        assert_eq!(weights.band(15), (60, 60));
+        assert_eq!(weights.band(2), (8, 11));
     }
 
     /// Positions of random games, from the start to near the end.
@@ -636,9 +746,8 @@ mod tests {
         if std::arch::is_x86_feature_detected!("bmi2") {
             let layout = &*LAYOUT;
             for (p, o) in random_positions(9, 300) {
-                let base = phase(64 - (p | o).count_ones()) * layout.phase_len;
                 for rule_weights in &WEIGHTS {
-                    let weights = &rule_weights[base..base + layout.phase_len];
+                    let weights = rule_weights.table(64 - (p | o).count_ones());
                     // SAFETY: BMI2 checked above.
                     let fast = unsafe { sum_bmi2(layout, weights, p, o) };
                     assert_eq!(fast, sum_portable(layout, weights, p, o));
