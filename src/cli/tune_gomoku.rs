@@ -5,8 +5,8 @@
 //! line patterns as a multiset, `PointClass`) for the side to move's stone there and
 //! another for the other side's, and adds a correction by which threat classes stand
 //! (`Gomoku::threat_mask`) to the hand-set tempo and terms. Those tables are the model
-//! here: `sigmoid(eval / scale)` as the side to move's chance to win, the scale fitted
-//! first with the shipped tables, then the tables by Adam on the log-loss over every
+//! here: `sigmoid(eval / EVAL_SCALE)` as the side to move's chance to win (the engine's
+//! scale, which the search's margins read), the tables fitted by Adam on the log-loss over every
 //! quiet position (`Gomoku::eval_features`) of the games, with a light pull towards the
 //! shipped values for classes the games hardly show. Results alone leave the tempo loose,
 //! so two quiet positions a move apart are also asked to score alike from their movers'
@@ -308,7 +308,8 @@ fn selfplay_games(count: usize, seed: u64, threads: usize) -> Result<Vec<PlayedG
     )
 }
 
-/// The scale that fits `tables` best: golden-section search on its logarithm.
+/// The scale that fits `tables` best to `data`'s labels: golden-section search on its
+/// logarithm. Only reported: the fit is at `EVAL_SCALE`.
 fn fit_scale(data: &Data, tables: &EvalTables) -> f64 {
     let loss = |log_scale: f64| data.log_loss(tables, log_scale.exp());
     let (mut low, mut high) = (10f64.ln(), 100_000f64.ln());
@@ -627,13 +628,11 @@ pub fn tune(
         EvalTables::shipped(sources.renju),
         EvalTables::hand_set(sources.renju),
     );
-    // The scale is the results': search scores become chances at it. Renju's tables
-    // keep freestyle's units.
-    let scale = if sources.renju {
-        EVAL_SCALE
-    } else {
-        fit_scale(&train, &hand_set)
-    };
+    // The tables are fitted in the engine's units, whatever the data: the search's
+    // margins, the Swap2 thresholds and selfplay's conversion read `EVAL_SCALE`, and the
+    // search scores of `--label-depth` become chances at it. The scale these games would
+    // fit to the shipped tables is only reported.
+    let scale = EVAL_SCALE;
     if sources.label_depth.is_some() {
         train.label_by_search(scale);
         holdout.label_by_search(scale);
@@ -641,10 +640,11 @@ pub fn tune(
     let fitted = fit_tables(&train, &hand_set, scale, ITERATIONS);
     writeln!(
         report,
-        "{} games: {} positions fitted, {} held out; scale {scale:.0}",
+        "{} games: {} positions fitted, {} held out; scale {scale:.0} (the shipped tables' own on the held-out games: {:.0})",
         train.games + holdout.games,
         train.positions.len(),
-        holdout.positions.len()
+        holdout.positions.len(),
+        fit_scale(&holdout, &shipped),
     )
     .map_err(io)?;
     for (name, tables) in [
@@ -653,17 +653,18 @@ pub fn tune(
         ("fitted", &fitted),
     ] {
         let (mean, rms) = holdout.pair_sums(tables);
-        let searched = if sources.label_depth.is_some() {
-            format!(
-                ", against the searches {:.4}",
-                holdout.log_loss(tables, scale)
-            )
+        // The labels, when they are not the results alone.
+        let labels = if sources.label_depth.is_some() {
+            Some("the searches")
         } else {
-            String::new()
+            choices.as_ref().map(|_| "the teacher's blend")
         };
+        let against = labels.map_or_else(String::new, |labels| {
+            format!(", against {labels} {:.4}", holdout.log_loss(tables, scale))
+        });
         writeln!(
             report,
-            "{name} tables, held out: log-loss {:.4}{searched}, consecutive positions' mean sum {mean:+.0} (rms {rms:.0})",
+            "{name} tables, held out: log-loss {:.4}{against}, consecutive positions' mean sum {mean:+.0} (rms {rms:.0})",
             holdout.log_loss_against(tables, scale, |p| p.result),
         )
         .map_err(io)?;

@@ -14,9 +14,9 @@
 use std::path::PathBuf;
 
 use super::tune_gomoku::{Adam, Data, Position};
+use crate::game::gomoku::PolicyTables;
 use crate::game::gomoku::dataset::{self, Rule, Sample};
 use crate::game::gomoku::policy::{self, Choice};
-use crate::game::gomoku::{EvalTables, PolicyTables};
 use crate::game::{Game, Move};
 
 const SIZE: usize = 15;
@@ -232,24 +232,6 @@ pub fn report_policy(
             100.0 * top1,
             100.0 * top5,
             100.0 * top8
-        )?;
-    }
-    Ok(())
-}
-
-/// The held-out log-loss of `tables` against the teacher's blend and the results.
-pub fn report_eval(
-    data: &TeacherData,
-    tables: &[(&str, &EvalTables)],
-    scale: f64,
-    report: &mut impl std::io::Write,
-) -> std::io::Result<()> {
-    for (name, tables) in tables {
-        writeln!(
-            report,
-            "{name} tables, held out: log-loss {:.4} against the teacher, {:.4} against the results",
-            data.holdout.log_loss(tables, scale),
-            data.holdout.log_loss_against(tables, scale, |p| p.result)
         )?;
     }
     Ok(())

@@ -40,9 +40,9 @@ pub(super) fn point_value(patterns: [Pattern; 4], threat: Threat) -> i16 {
 }
 
 /// arbor's score scale: `sigmoid(score / EVAL_SCALE)` is the side to move's chance to
-/// win, the scale `arbor tune --game gomoku` fitted to game results for the shipped
-/// freestyle tables (`eval_table.rs`: "scale 948"); the renju tables are fitted at it,
-/// so that a score means the same under both rules (the search's margins, Swap2).
+/// win. `arbor tune --game gomoku` once fitted it to game results with the freestyle
+/// tables of 2d13120; every fit now keeps it (both rules' tables), so that a score means
+/// the same whatever the tables (the search's margins, Swap2, selfplay's scores).
 pub const EVAL_SCALE: f64 = 948.0;
 
 /// How many values `Gomoku::threat_mask` takes (11 bits).
