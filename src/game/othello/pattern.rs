@@ -87,11 +87,6 @@ impl Weights {
         let start = self.starts[empties.min(60) as usize] as usize;
         &self.values[start..start + self.table_len]
     }
-
-    /// The band of empties table `phase` covers.
-    pub fn band(&self, phase: usize) -> (u32, u32) {
-        band(self.phase_empties, phase)
-    }
 }
 
 /// The empties, lowest and highest, of table `phase` in bands of `phase_empties`.
@@ -409,11 +404,6 @@ fn rule_weights(rule: Rule) -> Weights {
     decode(shipped_file(rule)).expect("shipped weights")
 }
 
-/// The weights the engine evaluates `rule` with.
-pub fn weights(rule: Rule) -> &'static Weights {
-    &WEIGHTS[rule_index(rule)]
-}
-
 /// The weights file shipped for `rule`, as built into the engine.
 pub fn shipped_file(rule: Rule) -> &'static [u8] {
     match rule {
@@ -712,8 +702,8 @@ mod tests {
             assert_eq!(weights.table(empties)[0] as u32, empties.min(60) / 4);
             assert_eq!(weights.table(empties).len(), len);
         }
-        assert_eq!(weights.band(15), (60, 60));
-        assert_eq!(weights.band(2), (8, 11));
+        assert_eq!(band(4, 15), (60, 60));
+        assert_eq!(band(4, 2), (8, 11));
     }
 
     /// Positions of random games, from the start to near the end.
