@@ -843,7 +843,10 @@ mod tests {
             game.generate_moves(&mut legal);
             let depth = 1 + round % 4;
             for lines in [None, Some(1), Some(3)] {
+                // Full width: Multi-ProbCut may prove a null-window search below the
+                // floor that negamax would not, so only then are the values exact.
                 let mut searcher = Searcher::new(&game, 2).unwrap();
+                searcher.set_selective(false);
                 let request = AnalysisRequest {
                     lines,
                     max_depth: Some(depth),
