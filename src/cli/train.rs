@@ -916,6 +916,17 @@ pub fn fit(samples: &[Sample], rule: Rule, phase_empties: u32) -> (Weights, Vec<
             weights[base + index] = centi.clamp(i16::MIN as f64, i16::MAX as f64) as i16;
         }
     }
+    // A band whose fit stays at zeros (too few positions to improve on them: the first
+    // plies, which the de-duplication leaves few of) takes the band below's tables, so
+    // that its moves still differ.
+    let len = layout.phase_len;
+    for (phase, report) in reports.iter_mut().enumerate().skip(1) {
+        let base = phase * len;
+        if weights[base..base + len].iter().all(|&w| w == 0) {
+            weights.copy_within(base - len..base, base);
+            report.push_str(" (fit stayed at zeros: the band below's tables)");
+        }
+    }
     let weights = Weights::new(weights, phase_empties).expect("as many tables as bands");
     (weights, reports)
 }
@@ -1700,12 +1711,13 @@ mod tests {
 
     /// The disc difference is a sum over squares, so the patterns can express it: the fit
     /// must find it on held-out positions of random games, in every phase.
-    #[test]
-    fn learns_the_disc_difference() {
+    /// Every position of `games` random games, labelled by its disc difference; one game
+    /// in ten held out.
+    fn disc_difference_samples(games: usize) -> Vec<Sample> {
         let mut rng = StdRng::seed_from_u64(3);
         let mut moves: Vec<Move> = Vec::new();
         let mut samples = Vec::new();
-        for game_index in 0..4000 {
+        for game_index in 0..games {
             let mut game = Othello::standard();
             loop {
                 game.generate_moves(&mut moves);
@@ -1724,6 +1736,12 @@ mod tests {
                 game.make(moves[rng.random_range(0..moves.len())]);
             }
         }
+        samples
+    }
+
+    #[test]
+    fn learns_the_disc_difference() {
+        let samples = disc_difference_samples(4000);
         let held: Vec<&Sample> = samples.iter().filter(|sample| sample.holdout).collect();
         // Bands of the default width, and narrower ones: the same fit in every band.
         for phase_empties in [DEFAULT_PHASE_EMPTIES, 3] {
@@ -1744,5 +1762,29 @@ mod tests {
                 "bands of {phase_empties}: held-out RMS error {rms} discs"
             );
         }
+    }
+
+    /// Bands no position falls in (here from 42 empties up) take the tables of the band
+    /// below instead of zeros.
+    #[test]
+    fn bands_without_positions_take_the_band_below() {
+        let samples: Vec<Sample> = disc_difference_samples(400)
+            .into_iter()
+            .filter(|sample| sample.empties() <= 40)
+            .collect();
+        let (weights, reports) = fit(&samples, Rule::Normal, DEFAULT_PHASE_EMPTIES);
+        let len = LAYOUT.phase_len;
+        let table = |phase: usize| &weights.values[phase * len..(phase + 1) * len];
+        assert!(table(6).iter().any(|&w| w != 0));
+        assert_eq!(reports.len(), phases(DEFAULT_PHASE_EMPTIES));
+        for (phase, report) in reports.iter().enumerate().skip(7) {
+            assert_eq!(table(phase), table(6), "band {phase}");
+            assert!(report.contains("stayed at zeros"), "{report}");
+        }
+        assert!(!reports[6].contains("stayed at zeros"), "{}", reports[6]);
+        // The start position's neighbours (59 empties) are evaluated, not 0.
+        let mut game = Othello::standard();
+        game.make(Move::new(37));
+        assert_ne!(evaluate_with(&weights, game.player(), game.opponent()), 0);
     }
 }
