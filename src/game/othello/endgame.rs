@@ -47,6 +47,11 @@ const SYMMETRY_MAX_DISCS: i32 = 16;
 const STOP_CHECK_NODES: u64 = 16_384;
 /// From this many empties on, stable discs bound the score.
 const STABILITY_MIN_EMPTIES: u32 = 7;
+/// The same on the small boards under misère, where the bounds are tested from below as
+/// well: 11% fewer nodes (0.64 G against 0.72 G) and less time on four 6x6 positions at
+/// 24 empties than from 7 empties and above only (under the normal rule, from 5 empties
+/// took 3% fewer nodes on the 6x6 start and no less time).
+const MISERE_STABILITY_MIN_EMPTIES: u32 = 5;
 /// With several threads, from this many empties on the moves after the first are
 /// shared out among the threads (young brothers wait).
 const SPLIT_MIN_EMPTIES: u32 = 12;
@@ -227,6 +232,10 @@ struct Setup {
     order: OrderWeights,
     misere: bool,
     rule: Rule,
+    /// From this many empties on, stable discs bound the score: from above, and from
+    /// below too where `stability_floor`.
+    stability_from: u32,
+    stability_floor: bool,
     /// Whether the trained patterns evaluate (8x8, either rule).
     patterned: bool,
     /// ProbCut's confidence in hundredths of a standard error; 0 for an exact solve.
@@ -236,6 +245,7 @@ struct Setup {
 impl Setup {
     fn new(board: u64, rule: Rule) -> Setup {
         let size = board_size(board);
+        let small_misere = rule == Rule::Misere && size < 8;
         Setup {
             board,
             squares: board.count_ones() as i32,
@@ -245,6 +255,12 @@ impl Setup {
             symmetry_max_discs: SYMMETRY_MAX_DISCS,
             order: OrderWeights::of(size, rule),
             misere: rule == Rule::Misere,
+            stability_from: if small_misere {
+                MISERE_STABILITY_MIN_EMPTIES
+            } else {
+                STABILITY_MIN_EMPTIES
+            },
+            stability_floor: small_misere,
             rule,
             patterned: board == !0,
             selectivity: 0,
@@ -1102,7 +1118,7 @@ impl Context<'_, $isa> {
         // Stable discs cap the score: the opponent's under the normal rule (they end up
         // ours at most), our own under misère. Stable discs are at most all the discs of
         // their colour, so test only when that could cut.
-        if empties >= STABILITY_MIN_EMPTIES {
+        if empties >= self.setup.stability_from {
             let capping = if self.setup.misere { player } else { opponent };
             if alpha >= self.setup.squares - 2 * capping.count_ones() as i32 {
                 let others = player ^ opponent ^ capping;
@@ -1113,6 +1129,20 @@ impl Context<'_, $isa> {
                     return ceiling;
                 }
                 beta = beta.min(ceiling);
+            }
+            // And the other side's floor it: the opponent's under misère (they keep at
+            // least those), our own under the normal rule.
+            if self.setup.stability_floor {
+                let flooring = if self.setup.misere { opponent } else { player };
+                if beta <= 2 * flooring.count_ones() as i32 - self.setup.squares {
+                    let others = player ^ opponent ^ flooring;
+                    let stable = stable_discs(flooring, others, board).count_ones() as i32;
+                    let floor = 2 * stable - self.setup.squares;
+                    if floor >= beta {
+                        self.stats.count(Kind::StabilityCut, empties);
+                        return floor;
+                    }
+                }
             }
         }
         let mut table_move = None;
