@@ -1709,8 +1709,6 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    /// The disc difference is a sum over squares, so the patterns can express it: the fit
-    /// must find it on held-out positions of random games, in every phase.
     /// Every position of `games` random games, labelled by its disc difference; one game
     /// in ten held out.
     fn disc_difference_samples(games: usize) -> Vec<Sample> {
@@ -1739,6 +1737,8 @@ mod tests {
         samples
     }
 
+    /// The disc difference is a sum over squares, so the patterns can express it: the fit
+    /// must find it on held-out positions of random games, in every phase.
     #[test]
     fn learns_the_disc_difference() {
         let samples = disc_difference_samples(4000);

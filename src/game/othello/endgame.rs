@@ -233,7 +233,7 @@ struct Setup {
     misere: bool,
     rule: Rule,
     /// From this many empties on, stable discs bound the score: from above, and from
-    /// below too where `stability_floor`.
+    /// below too where `stability_floor` (small boards under misère only).
     stability_from: u32,
     stability_floor: bool,
     /// Whether the trained patterns evaluate (8x8, either rule).
@@ -1130,13 +1130,10 @@ impl Context<'_, $isa> {
                 }
                 beta = beta.min(ceiling);
             }
-            // And the other side's floor it: the opponent's under misère (they keep at
-            // least those), our own under the normal rule.
+            // And under misère the opponent's floor it (they keep at least those).
             if self.setup.stability_floor {
-                let flooring = if self.setup.misere { opponent } else { player };
-                if beta <= 2 * flooring.count_ones() as i32 - self.setup.squares {
-                    let others = player ^ opponent ^ flooring;
-                    let stable = stable_discs(flooring, others, board).count_ones() as i32;
+                if beta <= 2 * opponent.count_ones() as i32 - self.setup.squares {
+                    let stable = stable_discs(opponent, player, board).count_ones() as i32;
                     let floor = 2 * stable - self.setup.squares;
                     if floor >= beta {
                         self.stats.count(Kind::StabilityCut, empties);
