@@ -12,7 +12,8 @@ pub fn square_bit(square: usize) -> u64 {
 }
 
 /// Squares where `player` can move: empty, and bracketing at least one `opponent` disc.
-#[inline]
+/// Always inlined, so that the solver's fast build compiles it with its instructions.
+#[inline(always)]
 pub fn legal_moves(player: u64, opponent: u64, board: u64) -> u64 {
     let inner = opponent & NOT_EDGE_FILES;
     let lines = fill_both_ways(player, inner, 1)
@@ -105,7 +106,8 @@ const fn build_rays() -> [[u64; 8]; 64] {
 }
 
 /// Discs flipped when `player` moves on `square` (empty if the move is illegal there).
-#[inline]
+/// Always inlined, as [`legal_moves`].
+#[inline(always)]
 pub fn flips(square: usize, player: u64, opponent: u64) -> u64 {
     let rays = &RAYS[square];
     let mut flipped = 0;
@@ -124,6 +126,90 @@ pub fn flips(square: usize, player: u64, opponent: u64) -> u64 {
         flipped |= (outflank.wrapping_neg() << 1) & ray;
     }
     flipped
+}
+
+/// How many discs `player` flips by moving on `square` when it is the board's last empty
+/// square: every other square of the board is then `player`'s or the opponent's, so the
+/// count depends on `player`'s discs alone, read along the four lines through `square`
+/// and looked up (no flips are made). On the small boards the squares off the board
+/// count as the opponent's: a run reaching them never ends on a `player` disc, since the
+/// board is a corner square and a line that leaves it never comes back.
+#[inline]
+pub fn last_flip_count(square: usize, player: u64) -> u32 {
+    const FILE_A: u64 = 0x0101_0101_0101_0101;
+    // Gathers one bit of each row into the top byte (rank order).
+    const GATHER_FILE: u64 = 0x0102_0408_1020_4080;
+    // Adds every row onto the top byte: a diagonal has one square per file.
+    const GATHER_DIAGONAL: u64 = 0x0101_0101_0101_0101;
+    let (row, col) = (square / 8, square % 8);
+    let rank = (player >> (row * 8)) & 0xff;
+    let file = (((player >> col) & FILE_A).wrapping_mul(GATHER_FILE)) >> 56;
+    let diagonal = ((player & DIAGONALS[square]).wrapping_mul(GATHER_DIAGONAL)) >> 56;
+    let anti = ((player & ANTI_DIAGONALS[square]).wrapping_mul(GATHER_DIAGONAL)) >> 56;
+    let counts = &LINE_FLIP_COUNT[col];
+    (counts[rank as usize]
+        + LINE_FLIP_COUNT[row][file as usize]
+        + counts[diagonal as usize]
+        + counts[anti as usize]) as u32
+}
+
+/// `[position][line]`: the discs flipped along a line of eight by a move at `position`
+/// when the line's other squares are the mover's (bits set in `line`) or the
+/// opponent's (bits clear). Bit `position` itself is ignored.
+static LINE_FLIP_COUNT: [[u8; 256]; 8] = build_line_flip_count();
+
+const fn build_line_flip_count() -> [[u8; 256]; 8] {
+    let mut table = [[0u8; 256]; 8];
+    let mut position = 0;
+    while position < 8 {
+        let mut line = 0;
+        while line < 256 {
+            let mut count = 0;
+            // Toward higher bits, then toward lower ones: a run of the opponent's discs
+            // counts if one of the mover's ends it.
+            let mut at = position + 1;
+            while at < 8 && line & (1 << at) == 0 {
+                at += 1;
+            }
+            if at < 8 {
+                count += at - position - 1;
+            }
+            let mut at = position as i32 - 1;
+            while at >= 0 && line & (1 << at) == 0 {
+                at -= 1;
+            }
+            if at >= 0 {
+                count += position - at as usize - 1;
+            }
+            table[position][line] = count as u8;
+            line += 1;
+        }
+        position += 1;
+    }
+    table
+}
+
+/// The diagonal (a1-h8 direction) and anti-diagonal (h1-a8 direction) through each
+/// square, the square included.
+static DIAGONALS: [u64; 64] = build_diagonals(1);
+static ANTI_DIAGONALS: [u64; 64] = build_diagonals(-1);
+
+const fn build_diagonals(step: i32) -> [u64; 64] {
+    let mut lines = [0u64; 64];
+    let mut square = 0;
+    while square < 64 {
+        let (col, row) = ((square % 8) as i32, (square / 8) as i32);
+        let mut other = 0;
+        while other < 64 {
+            let (c, r) = (other % 8, other / 8);
+            if r - row == step * (c - col) {
+                lines[square] |= 1u64 << other;
+            }
+            other += 1;
+        }
+        square += 1;
+    }
+    lines
 }
 
 #[inline(always)]
@@ -257,6 +343,39 @@ mod tests {
                 }
             }
             assert_eq!(legal_moves(player, opponent, !0), expected_moves);
+        }
+    }
+
+    /// The count equals the discs [`flips`] flips, on every board size, whenever the
+    /// square is the last empty one.
+    #[test]
+    fn last_flip_counts_match_flips() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for board in [0x0f0f_0f0f_u64, 0x3f3f_3f3f_3f3f, !0] {
+            for _ in 0..20_000 {
+                let square = loop {
+                    let square = (next() % 64) as usize;
+                    if board & (1 << square) != 0 {
+                        break square;
+                    }
+                };
+                let filled = board & !(1u64 << square);
+                let player = next() & filled;
+                let opponent = filled & !player;
+                for (mover, other) in [(player, opponent), (opponent, player)] {
+                    assert_eq!(
+                        last_flip_count(square, mover),
+                        flips(square, mover, other).count_ones(),
+                        "square {square} mover {mover:#x} board {board:#x}"
+                    );
+                }
+            }
         }
     }
 
