@@ -66,6 +66,29 @@ fn othello(c: &mut Criterion) {
         })
     });
 
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        group.bench_function("flips_avx2", |b| {
+            b.iter(|| {
+                moves.iter().fold(0u64, |acc, &(square, p, o)| {
+                    // SAFETY: AVX2 was detected.
+                    acc ^ unsafe {
+                        bitboard::flips_avx2(black_box(square), black_box(p), black_box(o))
+                    }
+                })
+            })
+        });
+        group.throughput(Throughput::Elements(positions.len() as u64));
+        group.bench_function("legal_moves_avx2", |b| {
+            b.iter(|| {
+                positions.iter().fold(0u64, |acc, &(p, o)| {
+                    // SAFETY: AVX2 was detected.
+                    acc ^ unsafe { bitboard::legal_moves_avx2(black_box(p), black_box(o), !0) }
+                })
+            })
+        });
+    }
+
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function("pattern_evaluate", |b| {
         b.iter(|| evaluate_all(&positions, |p, o| pattern::evaluate(Rule::Normal, p, o)))

@@ -128,6 +128,132 @@ pub fn flips(square: usize, player: u64, opponent: u64) -> u64 {
     flipped
 }
 
+/// [`legal_moves`] on the vector unit: the four directions' fills side by side in one
+/// 256-bit register (AVX2), then joined.
+///
+/// # Safety
+/// Only callers compiled with AVX2 call it safely; others must detect AVX2 first.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub fn legal_moves_avx2(player: u64, opponent: u64, board: u64) -> u64 {
+    use std::arch::x86_64::*;
+    let (shift, double, opponent) = direction_lanes(opponent);
+    let player_lanes = _mm256_set1_epi64x(player as i64);
+    let mut up = _mm256_and_si256(opponent, _mm256_sllv_epi64(player_lanes, shift));
+    let mut down = _mm256_and_si256(opponent, _mm256_srlv_epi64(player_lanes, shift));
+    up = _mm256_or_si256(up, _mm256_and_si256(opponent, _mm256_sllv_epi64(up, shift)));
+    down = _mm256_or_si256(
+        down,
+        _mm256_and_si256(opponent, _mm256_srlv_epi64(down, shift)),
+    );
+    let pairs_up = _mm256_and_si256(opponent, _mm256_sllv_epi64(opponent, shift));
+    let pairs_down = _mm256_srlv_epi64(pairs_up, shift);
+    for _ in 0..2 {
+        up = _mm256_or_si256(
+            up,
+            _mm256_and_si256(pairs_up, _mm256_sllv_epi64(up, double)),
+        );
+        down = _mm256_or_si256(
+            down,
+            _mm256_and_si256(pairs_down, _mm256_srlv_epi64(down, double)),
+        );
+    }
+    let lines = _mm256_or_si256(_mm256_sllv_epi64(up, shift), _mm256_srlv_epi64(down, shift));
+    join_lanes(lines) & !(player | opponent_bits(opponent)) & board
+}
+
+/// [`flips`] on the vector unit: from the square, the runs of `opponent` discs in the
+/// four directions each way, kept where one of `player`'s discs ends them (AVX2).
+///
+/// # Safety
+/// As [`legal_moves_avx2`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub fn flips_avx2(square: usize, player: u64, opponent: u64) -> u64 {
+    use std::arch::x86_64::*;
+    let (shift, double, opponent) = direction_lanes(opponent);
+    let player_lanes = _mm256_set1_epi64x(player as i64);
+    let origin = _mm256_set1_epi64x(square_bit(square) as i64);
+    let zero = _mm256_setzero_si256();
+    let mut up = _mm256_and_si256(opponent, _mm256_sllv_epi64(origin, shift));
+    let mut down = _mm256_and_si256(opponent, _mm256_srlv_epi64(origin, shift));
+    up = _mm256_or_si256(up, _mm256_and_si256(opponent, _mm256_sllv_epi64(up, shift)));
+    down = _mm256_or_si256(
+        down,
+        _mm256_and_si256(opponent, _mm256_srlv_epi64(down, shift)),
+    );
+    let pairs_up = _mm256_and_si256(opponent, _mm256_sllv_epi64(opponent, shift));
+    let pairs_down = _mm256_srlv_epi64(pairs_up, shift);
+    for _ in 0..2 {
+        up = _mm256_or_si256(
+            up,
+            _mm256_and_si256(pairs_up, _mm256_sllv_epi64(up, double)),
+        );
+        down = _mm256_or_si256(
+            down,
+            _mm256_and_si256(pairs_down, _mm256_srlv_epi64(down, double)),
+        );
+    }
+    // A run flips when the square after it is the player's (the mask is all ones in
+    // the lanes where it is not).
+    let open_up = _mm256_cmpeq_epi64(
+        _mm256_and_si256(_mm256_sllv_epi64(up, shift), player_lanes),
+        zero,
+    );
+    let open_down = _mm256_cmpeq_epi64(
+        _mm256_and_si256(_mm256_srlv_epi64(down, shift), player_lanes),
+        zero,
+    );
+    join_lanes(_mm256_or_si256(
+        _mm256_andnot_si256(open_up, up),
+        _mm256_andnot_si256(open_down, down),
+    ))
+}
+
+/// The lanes of the vector paths: the shifts of the four directions (E-W, N-S, the two
+/// diagonals), twice those, and `opponent` masked per direction so that no run wraps
+/// around a row.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn direction_lanes(
+    opponent: u64,
+) -> (
+    std::arch::x86_64::__m256i,
+    std::arch::x86_64::__m256i,
+    std::arch::x86_64::__m256i,
+) {
+    use std::arch::x86_64::*;
+    let shift = _mm256_set_epi64x(9, 7, 8, 1);
+    let inner = (opponent & NOT_EDGE_FILES) as i64;
+    let masked = _mm256_set_epi64x(inner, inner, opponent as i64, inner);
+    (shift, _mm256_add_epi64(shift, shift), masked)
+}
+
+/// The opponent's discs back from the masked lanes (the N-S lane is unmasked).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn opponent_bits(lanes: std::arch::x86_64::__m256i) -> u64 {
+    use std::arch::x86_64::*;
+    _mm256_extract_epi64::<1>(lanes) as u64
+}
+
+/// The four lanes OR-ed together.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn join_lanes(lanes: std::arch::x86_64::__m256i) -> u64 {
+    use std::arch::x86_64::*;
+    let half = _mm_or_si128(
+        _mm256_castsi256_si128(lanes),
+        _mm256_extracti128_si256::<1>(lanes),
+    );
+    (_mm_cvtsi128_si64(half) | _mm_extract_epi64::<1>(half)) as u64
+}
+
 /// How many discs `player` flips by moving on `square` when it is the board's last empty
 /// square: every other square of the board is then `player`'s or the opponent's, so the
 /// count depends on `player`'s discs alone, read along the four lines through `square`
@@ -343,6 +469,38 @@ mod tests {
                 }
             }
             assert_eq!(legal_moves(player, opponent, !0), expected_moves);
+        }
+    }
+
+    /// The vector paths equal the portable ones on random positions of every board size.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn vector_and_portable_paths_agree() {
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            eprintln!("skipped: this CPU has no AVX2");
+            return;
+        }
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for board in [0x0f0f_0f0f_u64, 0x3f3f_3f3f_3f3f, !0] {
+            for _ in 0..20_000 {
+                let (a, b) = (next(), next());
+                let player = a & b & board;
+                let opponent = !a & next() & !player & board;
+                // SAFETY: AVX2 was detected above.
+                let moves = unsafe { legal_moves_avx2(player, opponent, board) };
+                assert_eq!(moves, legal_moves(player, opponent, board));
+                for square in Squares(board & !(player | opponent)) {
+                    // SAFETY: as above.
+                    let fast = unsafe { flips_avx2(square, player, opponent) };
+                    assert_eq!(fast, flips(square, player, opponent), "square {square}");
+                }
+            }
         }
     }
 

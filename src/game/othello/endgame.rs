@@ -908,8 +908,8 @@ impl<'a, I> Context<'a, I> {
 /// Any x86-64 CPU (or another architecture).
 struct Portable;
 
-/// POPCNT, BMI1, BMI2 and LZCNT: the solver's bit counts and scans become single
-/// instructions.
+/// POPCNT, BMI1, BMI2, LZCNT and AVX2: the solver's bit counts and scans become single
+/// instructions, and moves and flips are found on the vector unit.
 #[cfg(target_arch = "x86_64")]
 struct Fast;
 
@@ -922,6 +922,7 @@ static USE_FAST: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
         && std::arch::is_x86_feature_detected!("bmi1")
         && std::arch::is_x86_feature_detected!("bmi2")
         && std::arch::is_x86_feature_detected!("lzcnt")
+        && std::arch::is_x86_feature_detected!("avx2")
 });
 
 /// Moves ordered for search, kept on the stack.
@@ -936,7 +937,7 @@ macro_rules! context_search {
     ($isa:ty $(, $feature:meta)?) => {
 impl Context<'_, $isa> {
     $(#[$feature])?
-    fn root(
+    pub(super) fn root(
         &mut self,
         player: u64,
         opponent: u64,
@@ -1351,7 +1352,7 @@ impl Context<'_, $isa> {
 
     /// Alpha-beta on the evaluation to `depth`, to order moves high in the tree.
     $(#[$feature])?
-    fn shallow(&self, position: &Evaluated, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    pub(super) fn shallow(&self, position: &Evaluated, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         if depth == 0 {
             return position.value(&self.setup);
         }
@@ -1540,9 +1541,19 @@ impl Context<'_, $isa> {
     };
 }
 
-context_search!(Portable);
+/// The portable search, with the portable move generation.
+mod portable_search {
+    use super::*;
+    context_search!(Portable);
+}
+
+/// The fast search, with the vector move generation.
 #[cfg(target_arch = "x86_64")]
-context_search!(Fast, target_feature(enable = "popcnt,bmi1,bmi2,lzcnt"));
+mod fast_search {
+    use super::super::bitboard::{flips_avx2 as flips, legal_moves_avx2 as legal_moves};
+    use super::*;
+    context_search!(Fast, target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2"));
+}
 
 #[cfg(test)]
 mod tests {
