@@ -236,6 +236,11 @@ struct Setup {
     squares: i32,
     size: usize,
     quadrants: [u64; 4],
+    /// Each square's quadrant as a bit of a parity mask (bit `i`: quadrant `i` has an
+    /// odd number of empties); 0 off the board.
+    quadrant_bit: [u8; 64],
+    /// The squares of the odd quadrants, by parity mask.
+    odd_squares: [u64; 16],
     corners: u64,
     symmetry_max_discs: i32,
     order: OrderWeights,
@@ -262,6 +267,8 @@ impl Setup {
             squares: board.count_ones() as i32,
             size,
             quadrants: quadrants(size),
+            quadrant_bit: quadrant_bits(size),
+            odd_squares: odd_squares(size),
             corners: corners(size),
             symmetry_max_discs: SYMMETRY_MAX_DISCS,
             order: OrderWeights::of(size, rule),
@@ -775,6 +782,27 @@ fn corners(size: usize) -> u64 {
     square_bit(0) | square_bit(last) | square_bit(last * 8) | square_bit(last * 8 + last)
 }
 
+/// Each square's quadrant as a parity bit (see [`Setup::quadrant_bit`]).
+fn quadrant_bits(size: usize) -> [u8; 64] {
+    let mut bits = [0; 64];
+    for (index, quad) in quadrants(size).into_iter().enumerate() {
+        for square in Squares(quad) {
+            bits[square] = 1 << index;
+        }
+    }
+    bits
+}
+
+/// The squares of the quadrants set in each parity mask.
+fn odd_squares(size: usize) -> [u64; 16] {
+    let quads = quadrants(size);
+    std::array::from_fn(|parity| {
+        (0..4)
+            .filter(|index| parity & (1 << index) != 0)
+            .fold(0, |squares, index| squares | quads[index])
+    })
+}
+
 fn quadrants(size: usize) -> [u64; 4] {
     let mut quads = [0u64; 4];
     let half = size / 2;
@@ -1109,7 +1137,8 @@ impl Context<'_, $isa> {
         empties: u32,
     ) -> i32 {
         if empties <= self.setup.few_empties {
-            return self.search_few(player, opponent, alpha, beta, empties);
+            let parity = self.parity(self.setup.board & !(player | opponent));
+            return self.search_few(player, opponent, alpha, beta, empties, parity);
         }
         self.nodes += 1;
         self.stats.count(Kind::Node, empties);
@@ -1254,7 +1283,7 @@ impl Context<'_, $isa> {
         };
         let board = self.setup.board;
         let empty = board & !(player | opponent);
-        let odd_quadrants = self.odd_quadrants(empty);
+        let odd_quadrants = self.setup.odd_squares[self.parity(empty)];
         let evaluated = (empties >= EVAL_ORDER_MIN_EMPTIES)
             .then(|| Evaluated::new(&self.setup, player, opponent));
         let discs = self.setup.squares - empties as i32;
@@ -1387,14 +1416,13 @@ impl Context<'_, $isa> {
     /// The quadrants holding an odd number of empty squares.
     #[inline]
     $(#[$feature])?
-    fn odd_quadrants(&self, empty: u64) -> u64 {
-        let mut odd = 0;
-        for &quad in &self.setup.quadrants {
-            if (quad & empty).count_ones() & 1 == 1 {
-                odd |= quad;
-            }
+    /// The parity mask of these empties: bit `i` set where quadrant `i` has an odd number.
+    fn parity(&self, empty: u64) -> usize {
+        let mut parity = 0;
+        for (index, &quad) in self.setup.quadrants.iter().enumerate() {
+            parity |= ((quad & empty).count_ones() as usize & 1) << index;
         }
-        odd
+        parity
     }
 
     /// The last few empties: no move list, squares tried directly, odd quadrants first.
@@ -1406,6 +1434,7 @@ impl Context<'_, $isa> {
         mut alpha: i32,
         beta: i32,
         empties: u32,
+        parity: usize,
     ) -> i32 {
         let empty = self.setup.board & !(player | opponent);
         if empties == 2 {
@@ -1418,8 +1447,8 @@ impl Context<'_, $isa> {
         if empties == 1 {
             return self.last_square(player, opponent, empty.trailing_zeros() as usize);
         }
-        // Squares alone in their quadrant region first (parity).
-        let odd = self.odd_quadrants(empty);
+        // Squares in quadrants with an odd number of empties first (parity).
+        let odd = self.setup.odd_squares[parity];
         let mut best_score = i32::MIN;
         let original_alpha = alpha;
         let mut tried = 0;
@@ -1438,6 +1467,7 @@ impl Context<'_, $isa> {
                 -beta,
                 -alpha,
                 empties - 1,
+                parity ^ self.setup.quadrant_bit[square] as usize,
             );
             if score > best_score {
                 best_score = score;
@@ -1460,7 +1490,7 @@ impl Context<'_, $isa> {
         if Squares(empty)
             .any(|square| ADJACENT[square] & player != 0 && flips(square, opponent, player) != 0)
         {
-            -self.search_few(opponent, player, -beta, -alpha, empties)
+            -self.search_few(opponent, player, -beta, -alpha, empties, parity)
         } else {
             self.setup.terminal(player, opponent)
         }
