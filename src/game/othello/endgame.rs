@@ -56,6 +56,10 @@ const SYMMETRY_MAX_DISCS: i32 = 16;
 const STOP_CHECK_NODES: u64 = 16_384;
 /// From this many empties on, stable discs bound the score.
 const STABILITY_MIN_EMPTIES: u32 = 7;
+/// In the last plies' search (8x8, normal rule), stable discs bound the score from this
+/// many empties on: on FFO #40-#44 6.4% fewer nodes (110.5 M against 118.1 M) in the
+/// same time (5.05 s against 5.07 s, medians of 5); from 6 empties 111.6 M.
+const FEW_STABILITY_MIN_EMPTIES: u32 = 5;
 /// The same on the small boards under misère, where the bounds are tested from below as
 /// well: 11% fewer nodes (0.64 G against 0.72 G) and less time on four 6x6 positions at
 /// 24 empties than from 7 empties and above only (under the normal rule, from 5 empties
@@ -1446,6 +1450,17 @@ impl Context<'_, $isa> {
         self.stats.count(Kind::Node, empties);
         if empties == 1 {
             return self.last_square(player, opponent, empty.trailing_zeros() as usize);
+        }
+        if empties >= FEW_STABILITY_MIN_EMPTIES && !self.setup.misere {
+            // As in `search`: a cut needs every opponent disc stable at least this far.
+            if alpha >= self.setup.squares - 2 * opponent.count_ones() as i32 {
+                let stable = stable_discs(opponent, player, self.setup.board).count_ones() as i32;
+                let ceiling = self.setup.squares - 2 * stable;
+                if ceiling <= alpha {
+                    self.stats.count(Kind::StabilityCut, empties);
+                    return ceiling;
+                }
+            }
         }
         // Squares in quadrants with an odd number of empties first (parity).
         let odd = self.setup.odd_squares[parity];
