@@ -138,29 +138,10 @@ pub fn flips(square: usize, player: u64, opponent: u64) -> u64 {
 #[inline]
 pub fn legal_moves_avx2(player: u64, opponent: u64, board: u64) -> u64 {
     use std::arch::x86_64::*;
-    let (shift, double, opponent) = direction_lanes(opponent);
-    let player_lanes = _mm256_set1_epi64x(player as i64);
-    let mut up = _mm256_and_si256(opponent, _mm256_sllv_epi64(player_lanes, shift));
-    let mut down = _mm256_and_si256(opponent, _mm256_srlv_epi64(player_lanes, shift));
-    up = _mm256_or_si256(up, _mm256_and_si256(opponent, _mm256_sllv_epi64(up, shift)));
-    down = _mm256_or_si256(
-        down,
-        _mm256_and_si256(opponent, _mm256_srlv_epi64(down, shift)),
-    );
-    let pairs_up = _mm256_and_si256(opponent, _mm256_sllv_epi64(opponent, shift));
-    let pairs_down = _mm256_srlv_epi64(pairs_up, shift);
-    for _ in 0..2 {
-        up = _mm256_or_si256(
-            up,
-            _mm256_and_si256(pairs_up, _mm256_sllv_epi64(up, double)),
-        );
-        down = _mm256_or_si256(
-            down,
-            _mm256_and_si256(pairs_down, _mm256_srlv_epi64(down, double)),
-        );
-    }
+    let shift = direction_shifts();
+    let (up, down) = runs_avx2(player, opponent);
     let lines = _mm256_or_si256(_mm256_sllv_epi64(up, shift), _mm256_srlv_epi64(down, shift));
-    join_lanes(lines) & !(player | opponent_bits(opponent)) & board
+    join_lanes(lines) & !(player | opponent) & board
 }
 
 /// [`flips`] on the vector unit: from the square, the runs of `opponent` discs in the
@@ -173,29 +154,10 @@ pub fn legal_moves_avx2(player: u64, opponent: u64, board: u64) -> u64 {
 #[inline]
 pub fn flips_avx2(square: usize, player: u64, opponent: u64) -> u64 {
     use std::arch::x86_64::*;
-    let (shift, double, opponent) = direction_lanes(opponent);
+    let shift = direction_shifts();
+    let (up, down) = runs_avx2(square_bit(square), opponent);
     let player_lanes = _mm256_set1_epi64x(player as i64);
-    let origin = _mm256_set1_epi64x(square_bit(square) as i64);
     let zero = _mm256_setzero_si256();
-    let mut up = _mm256_and_si256(opponent, _mm256_sllv_epi64(origin, shift));
-    let mut down = _mm256_and_si256(opponent, _mm256_srlv_epi64(origin, shift));
-    up = _mm256_or_si256(up, _mm256_and_si256(opponent, _mm256_sllv_epi64(up, shift)));
-    down = _mm256_or_si256(
-        down,
-        _mm256_and_si256(opponent, _mm256_srlv_epi64(down, shift)),
-    );
-    let pairs_up = _mm256_and_si256(opponent, _mm256_sllv_epi64(opponent, shift));
-    let pairs_down = _mm256_srlv_epi64(pairs_up, shift);
-    for _ in 0..2 {
-        up = _mm256_or_si256(
-            up,
-            _mm256_and_si256(pairs_up, _mm256_sllv_epi64(up, double)),
-        );
-        down = _mm256_or_si256(
-            down,
-            _mm256_and_si256(pairs_down, _mm256_srlv_epi64(down, double)),
-        );
-    }
     // A run flips when the square after it is the player's (the mask is all ones in
     // the lanes where it is not).
     let open_up = _mm256_cmpeq_epi64(
@@ -212,33 +174,51 @@ pub fn flips_avx2(square: usize, player: u64, opponent: u64) -> u64 {
     ))
 }
 
-/// The lanes of the vector paths: the shifts of the four directions (E-W, N-S, the two
-/// diagonals), twice those, and `opponent` masked per direction so that no run wraps
-/// around a row.
+/// The shifts of the four directions in the vector paths' lanes: E-W, N-S and the two
+/// diagonals.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-fn direction_lanes(
-    opponent: u64,
-) -> (
-    std::arch::x86_64::__m256i,
-    std::arch::x86_64::__m256i,
-    std::arch::x86_64::__m256i,
-) {
-    use std::arch::x86_64::*;
-    let shift = _mm256_set_epi64x(9, 7, 8, 1);
-    let inner = (opponent & NOT_EDGE_FILES) as i64;
-    let masked = _mm256_set_epi64x(inner, inner, opponent as i64, inner);
-    (shift, _mm256_add_epi64(shift, shift), masked)
+fn direction_shifts() -> std::arch::x86_64::__m256i {
+    std::arch::x86_64::_mm256_set_epi64x(9, 7, 8, 1)
 }
 
-/// The opponent's discs back from the masked lanes (the N-S lane is unmasked).
+/// The runs of `opponent` discs that start next to `seeds`, toward higher bits and toward
+/// lower bits, one direction per lane as [`fill_both_ways`] (without its last step): the
+/// opponent's discs are masked per direction so that no run wraps around a row.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-fn opponent_bits(lanes: std::arch::x86_64::__m256i) -> u64 {
+fn runs_avx2(
+    seeds: u64,
+    opponent: u64,
+) -> (std::arch::x86_64::__m256i, std::arch::x86_64::__m256i) {
     use std::arch::x86_64::*;
-    _mm256_extract_epi64::<1>(lanes) as u64
+    let shift = direction_shifts();
+    let double = _mm256_add_epi64(shift, shift);
+    let inner = (opponent & NOT_EDGE_FILES) as i64;
+    let opponent = _mm256_set_epi64x(inner, inner, opponent as i64, inner);
+    let seeds = _mm256_set1_epi64x(seeds as i64);
+    let mut up = _mm256_and_si256(opponent, _mm256_sllv_epi64(seeds, shift));
+    let mut down = _mm256_and_si256(opponent, _mm256_srlv_epi64(seeds, shift));
+    up = _mm256_or_si256(up, _mm256_and_si256(opponent, _mm256_sllv_epi64(up, shift)));
+    down = _mm256_or_si256(
+        down,
+        _mm256_and_si256(opponent, _mm256_srlv_epi64(down, shift)),
+    );
+    let pairs_up = _mm256_and_si256(opponent, _mm256_sllv_epi64(opponent, shift));
+    let pairs_down = _mm256_srlv_epi64(pairs_up, shift);
+    for _ in 0..2 {
+        up = _mm256_or_si256(
+            up,
+            _mm256_and_si256(pairs_up, _mm256_sllv_epi64(up, double)),
+        );
+        down = _mm256_or_si256(
+            down,
+            _mm256_and_si256(pairs_down, _mm256_srlv_epi64(down, double)),
+        );
+    }
+    (up, down)
 }
 
 /// The four lanes OR-ed together.
