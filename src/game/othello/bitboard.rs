@@ -390,6 +390,16 @@ impl ExactSizeIterator for Squares {}
 mod tests {
     use super::*;
 
+    /// A xorshift stream of random bitboards from `seed`.
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+
     /// Flips by walking each direction square by square.
     fn slow_flips(square: usize, player: u64, opponent: u64) -> u64 {
         let (col, row) = ((square % 8) as i32, (square / 8) as i32);
@@ -424,13 +434,7 @@ mod tests {
 
     #[test]
     fn flips_and_moves_match_square_walks() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
         for _ in 0..20_000 {
             let a = next();
             let b = next();
@@ -460,13 +464,7 @@ mod tests {
             eprintln!("skipped: this CPU has no AVX2");
             return;
         }
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
         for board in [0x0f0f_0f0f_u64, 0x3f3f_3f3f_3f3f, !0] {
             for _ in 0..20_000 {
                 let (a, b) = (next(), next());
@@ -488,13 +486,7 @@ mod tests {
     /// square is the last empty one.
     #[test]
     fn last_flip_counts_match_flips() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
         for board in [0x0f0f_0f0f_u64, 0x3f3f_3f3f_3f3f, !0] {
             for _ in 0..20_000 {
                 let square = loop {
