@@ -1027,7 +1027,8 @@ impl Context<'_, $isa> {
             };
             return (score, None);
         }
-        let list = self.ordered_moves(player, opponent, moves, empties, None);
+        let mut list = MoveList::new();
+        self.ordered_moves(&mut list, player, opponent, moves, empties, None);
         let (best_score, best_move) =
             self.search_moves(player, opponent, &list, alpha, beta, empties);
         if self.stopped {
@@ -1258,7 +1259,8 @@ impl Context<'_, $isa> {
             return cut;
         }
         let original_alpha = alpha;
-        let list = self.ordered_moves(player, opponent, moves, empties, table_move);
+        let mut list = MoveList::new();
+        self.ordered_moves(&mut list, player, opponent, moves, empties, table_move);
         if empties >= ETC_MIN_EMPTIES {
             // Enhanced transposition cutoff: a child already known to be bad enough for
             // the opponent ends this node without a search.
@@ -1314,15 +1316,17 @@ impl Context<'_, $isa> {
     }
 
     $(#[$feature])?
+    /// Fills `list` (empty) with the moves in search order. The caller owns the list:
+    /// returning it by value copied its kilobyte at every node (4% of a 6x6 solve).
     fn ordered_moves(
         &self,
+        list: &mut MoveList,
         player: u64,
         opponent: u64,
         moves: u64,
         empties: u32,
         first: Option<u8>,
-    ) -> MoveList {
-        let mut list = MoveList::new();
+    ) {
         let board = self.setup.board;
         let empty = board & !(player | opponent);
         let odd_quadrants = self.setup.odd_squares[self.parity(empty)];
@@ -1375,7 +1379,6 @@ impl Context<'_, $isa> {
             }
             list.insert(key, square as u8, flipped);
         }
-        list
     }
 
     /// Whether this search may take the entry's bounds (an exact search takes no
