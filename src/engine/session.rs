@@ -199,7 +199,8 @@ impl<G: SearchGame> Session for GameSession<G> {
     fn restart(&mut self) {
         self.game = self.start.clone();
         self.history.clear();
-        self.clear_tables();
+        let _ = self.healthy_searcher();
+        self.locked().new_game();
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, EngineError> {

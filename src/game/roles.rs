@@ -217,6 +217,10 @@ pub trait Solve: Game {
     fn solver_table(&self, bytes: usize) -> Result<Self::SolverTable, String>;
     /// Empties the table (`clear hash`), touching all of its memory.
     fn clear_solver_table(table: &mut Self::SolverTable);
+    /// Empties the table for a new game, without writing it where it can.
+    fn forget_solver_table(table: &mut Self::SolverTable) {
+        Self::clear_solver_table(table);
+    }
     /// How many threads the exact solver may use (1 for a solver that has no
     /// parallel search).
     fn set_solver_threads(_table: &mut Self::SolverTable, _threads: usize) {}

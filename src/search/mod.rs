@@ -162,6 +162,20 @@ impl<G: SearchGame> Searcher<G> {
     pub fn clear(&mut self) {
         self.main.tt.clear();
         G::clear_solver_table(&mut self.solver);
+        self.forget_moves();
+    }
+
+    /// Forgets everything learnt for a new game, as `clear` does, except that the
+    /// solver's table may be emptied without writing it (`arbor solve FILE` starts a
+    /// new game for each position).
+    pub fn new_game(&mut self) {
+        self.main.tt.clear();
+        G::forget_solver_table(&mut self.solver);
+        self.forget_moves();
+    }
+
+    /// Forgets every worker's move-ordering memory (killers, history).
+    fn forget_moves(&mut self) {
         self.main.clear();
         self.helpers.iter_mut().for_each(Worker::clear);
     }

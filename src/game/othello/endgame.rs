@@ -105,10 +105,11 @@ struct Entry {
     lower: i8,
     upper: i8,
     best: u8,
-    /// Empty squares of the position, which measures the work the entry saves; 0 when
-    /// the slot is free (no position in the table has fewer than `TABLE_MIN_EMPTIES`).
+    /// Empty squares of the position, which measures the work the entry saves.
     /// A selective search's bounds carry [`SELECTIVE`] too.
     empties: u8,
+    /// The table's generation when stored: entries of an earlier one are free.
+    generation: u16,
 }
 
 /// A selective solve's ProbCut looks at nodes with this many empties or more.
@@ -146,6 +147,7 @@ impl Entry {
             | (self.upper as u8 as u64) << 8
             | (self.best as u64) << 16
             | (self.empties as u64) << 24
+            | (self.generation as u64) << 32
     }
 }
 
@@ -170,6 +172,7 @@ impl Slot {
             upper: (data >> 8) as u8 as i8,
             best: (data >> 16) as u8,
             empties: (data >> 24) as u8,
+            generation: (data >> 32) as u16,
         }
     }
 
@@ -188,12 +191,16 @@ impl Slot {
 #[repr(C, align(64))]
 struct Bucket([Slot; 2]);
 
-// SAFETY: atomics only; all zero is an empty entry (`empties` 0).
+// SAFETY: atomics only; all zero is an entry of generation 0, which no table is in.
 unsafe impl Zeroable for Bucket {}
 
-/// The solver's table of bounds, shared by its threads.
+/// The solver's table of bounds, shared by its threads. Emptying it starts a new
+/// generation rather than writing every entry: `arbor solve FILE` empties it before
+/// each position, and writing its 480 MiB was most of the wall time on FFO #1-#19.
 struct Table {
     buckets: ZeroedTable<Bucket>,
+    /// Never 0, the generation of the zeroed memory.
+    generation: u16,
 }
 
 impl Table {
@@ -211,22 +218,35 @@ impl Table {
     fn probe(&self, slot: usize, player: u64, opponent: u64) -> Option<Entry> {
         self.buckets[slot].0.iter().find_map(|slot| {
             let entry = slot.load();
-            (entry.player == player && entry.opponent == opponent && entry.empties != 0)
+            (entry.player == player
+                && entry.opponent == opponent
+                && entry.generation == self.generation)
                 .then_some(entry)
         })
+    }
+
+    /// The work an entry saves in this generation (none from an earlier one).
+    #[inline]
+    fn worth(&self, entry: &Entry) -> u8 {
+        if entry.generation == self.generation {
+            entry.work()
+        } else {
+            0
+        }
     }
 
     /// Stores over the same position, else over the bucket's entry with fewer empties
     /// (less work lost), the second on a tie so that deep entries stay.
     #[inline]
-    fn store(&self, slot: usize, entry: Entry) {
+    fn store(&self, slot: usize, mut entry: Entry) {
+        entry.generation = self.generation;
         let bucket = &self.buckets[slot].0;
         let (first, second) = (bucket[0].load(), bucket[1].load());
         let index = if first.player == entry.player && first.opponent == entry.opponent {
             0
         } else if second.player == entry.player && second.opponent == entry.opponent {
             1
-        } else if first.work() < second.work() {
+        } else if self.worth(&first) < self.worth(&second) {
             0
         } else {
             1
@@ -234,10 +254,21 @@ impl Table {
         bucket[index].save(&entry);
     }
 
-    fn clear(&self) {
+    /// Frees every entry: a new generation, and once in 65,535 times (when the
+    /// generations run out) zeroes in full.
+    fn clear(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.zero();
+        }
+    }
+
+    /// Frees every entry by writing it, so that all the memory is then resident.
+    fn zero(&mut self) {
         for slot in self.buckets.iter().flat_map(|bucket| &bucket.0) {
             slot.save(&Entry::default());
         }
+        self.generation = 1;
     }
 }
 
@@ -417,7 +448,10 @@ impl Solver {
         let buckets = bytes / std::mem::size_of::<Bucket>();
         let buckets = ZeroedTable::new(buckets, "the endgame table")?;
         Ok(Solver {
-            table: Table { buckets },
+            table: Table {
+                buckets,
+                generation: 1,
+            },
             nodes: 0,
             progress: Progress {
                 lower: -64,
@@ -472,8 +506,15 @@ impl Solver {
         self.setup.symmetry_max_discs = 64;
     }
 
+    /// Forgets every entry without writing the table.
     pub fn clear(&mut self) {
         self.table.clear();
+    }
+
+    /// Forgets every entry by writing each, so that all the table's memory is resident
+    /// (`clear hash`).
+    pub fn zero(&mut self) {
+        self.table.zero();
     }
 
     /// Solves the position exactly, or returns `None` once `stop` is raised.
@@ -1309,6 +1350,7 @@ impl Context<'_, $isa> {
                     best: best_move,
                     empties: empties as u8
                         | if self.setup.selectivity > 0 { SELECTIVE } else { 0 },
+                    generation: 0,
                 },
             );
         }
@@ -1696,6 +1738,48 @@ mod tests {
                 return game;
             }
         }
+    }
+
+    /// Emptying the table hides its entries, also when the generations wrap round to
+    /// the one an entry was stored in; a slot of an earlier generation is overwritten
+    /// first.
+    #[test]
+    fn emptied_tables_forget_every_entry() {
+        let mut table = Table {
+            buckets: ZeroedTable::new(4, "test").unwrap(),
+            generation: 1,
+        };
+        let entry = |player: u64, empties: u8| Entry {
+            player,
+            opponent: 2,
+            lower: -4,
+            upper: 6,
+            best: 9,
+            empties,
+            generation: 0,
+        };
+        let slot = table.slot(1, 2);
+        table.store(slot, entry(1, 20));
+        let found = table.probe(slot, 1, 2).expect("stored");
+        assert_eq!(
+            (found.lower, found.upper, found.best, found.work()),
+            (-4, 6, 9, 20)
+        );
+        table.clear();
+        assert!(table.probe(slot, 1, 2).is_none());
+        // The deep entry of the old generation goes before the shallow one of this.
+        table.store(slot, entry(5, 10));
+        table.store(slot, entry(7, 10));
+        assert!(table.probe(slot, 5, 2).is_some() && table.probe(slot, 7, 2).is_some());
+        table.clear();
+        table.store(slot, entry(1, 20));
+        let stored_in = table.generation;
+        // Generations run from 1 to 65,535: this many clears come back to the same.
+        for _ in 0..u16::MAX {
+            table.clear();
+        }
+        assert_eq!(table.generation, stored_in);
+        assert!(table.probe(slot, 1, 2).is_none());
     }
 
     /// Playing the proven line to the end reaches exactly the solved margin.

@@ -102,6 +102,10 @@ impl Solve for Othello {
     }
 
     fn clear_solver_table(table: &mut Solver) {
+        table.zero();
+    }
+
+    fn forget_solver_table(table: &mut Solver) {
         table.clear();
     }
 
