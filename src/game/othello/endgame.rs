@@ -256,7 +256,7 @@ impl Table {
 
     /// Frees every entry: a new generation, and once in 65,535 times (when the
     /// generations run out) zeroes in full.
-    fn clear(&mut self) {
+    fn forget(&mut self) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.zero();
@@ -507,8 +507,8 @@ impl Solver {
     }
 
     /// Forgets every entry without writing the table.
-    pub fn clear(&mut self) {
-        self.table.clear();
+    pub fn forget(&mut self) {
+        self.table.forget();
     }
 
     /// Forgets every entry by writing each, so that all the table's memory is resident
@@ -638,7 +638,7 @@ impl Solver {
     /// change (entries hold scores for one board and rule).
     fn prepare(&mut self, board: u64, rule: Rule) {
         if board != self.setup.board || rule != self.setup.rule {
-            self.clear();
+            self.forget();
             self.setup = Setup {
                 symmetry_max_discs: self.setup.symmetry_max_discs,
                 selectivity: self.setup.selectivity,
@@ -1357,9 +1357,9 @@ impl Context<'_, $isa> {
         best_score
     }
 
-    $(#[$feature])?
     /// Fills `list` (empty) with the moves in search order. The caller owns the list:
     /// returning it by value copied its kilobyte at every node (4% of a 6x6 solve).
+    $(#[$feature])?
     fn ordered_moves(
         &self,
         list: &mut MoveList,
@@ -1765,18 +1765,18 @@ mod tests {
             (found.lower, found.upper, found.best, found.work()),
             (-4, 6, 9, 20)
         );
-        table.clear();
+        table.forget();
         assert!(table.probe(slot, 1, 2).is_none());
         // The deep entry of the old generation goes before the shallow one of this.
         table.store(slot, entry(5, 10));
         table.store(slot, entry(7, 10));
         assert!(table.probe(slot, 5, 2).is_some() && table.probe(slot, 7, 2).is_some());
-        table.clear();
+        table.forget();
         table.store(slot, entry(1, 20));
         let stored_in = table.generation;
         // Generations run from 1 to 65,535: this many clears come back to the same.
         for _ in 0..u16::MAX {
-            table.clear();
+            table.forget();
         }
         assert_eq!(table.generation, stored_in);
         assert!(table.probe(slot, 1, 2).is_none());
@@ -2092,7 +2092,7 @@ mod tests {
             let mut portable = Solver::new(1 << 20);
             // Prepares the solver for this board as solve_window does.
             portable.solve_window(p, o, board, Rule::Normal, 0, 0, &stop);
-            portable.clear();
+            portable.forget();
             let empties = (board & !(p | o)).count_ones();
             let got = portable.root_portable(p, o, -64, 64, empties, &stop);
             assert_eq!(got, expected, "seed {seed}");

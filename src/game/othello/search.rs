@@ -106,7 +106,7 @@ impl Solve for Othello {
     }
 
     fn forget_solver_table(table: &mut Solver) {
-        table.clear();
+        table.forget();
     }
 
     fn set_solver_threads(table: &mut Solver, threads: usize) {
