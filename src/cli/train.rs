@@ -518,7 +518,7 @@ pub fn source_errors(samples: &[Sample], weights: Option<&Weights>, rule: Rule) 
             entry.1[0] += square(evaluate_with(weights, player, opponent));
         }
         entry.1[1] += square(eval::evaluate_discs(player, opponent, !0, rule));
-        entry.1[2] += square(disc_features(player, opponent, !0).score(eval::weights(rule)));
+        entry.1[2] += square(disc_features(player, opponent, !0).score(eval::weights(8, rule)));
     }
     let mut lines = Vec::new();
     for (name, phases) in SOURCE_NAMES.iter().zip(&sums) {
@@ -956,7 +956,8 @@ fn train_phase(
             if !in_band(sample, 0) {
                 continue;
             }
-            let hand = disc_features(sample.player, sample.opponent, !0).score(eval::weights(rule));
+            let hand =
+                disc_features(sample.player, sample.opponent, !0).score(eval::weights(8, rule));
             hand_error += (hand as f64 / 100.0 - sample.label as f64).powi(2);
             let before = eval::evaluate_discs(sample.player, sample.opponent, !0, rule);
             before_error += (before as f64 / 100.0 - sample.label as f64).powi(2);

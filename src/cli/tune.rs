@@ -13,6 +13,7 @@ use std::path::Path;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+use crate::game::othello::endgame::Solver;
 use crate::game::othello::eval::{FEATURES, Features, Weights, disc_features, features, weights};
 use crate::game::othello::{Othello, Rule};
 use crate::game::roles::Evaluate;
@@ -231,65 +232,147 @@ fn wthor_games(dir: &Path, fit: &mut Fit) -> Result<usize, String> {
 }
 
 /// Self-play games: random opening plies, then depth-2 searches with some random moves.
-fn selfplay_games(rule: Rule, count: usize, seed: u64, fit: &mut Fit) -> usize {
-    let mut rng = StdRng::seed_from_u64(seed);
+/// How the self-play games of `arbor tune` are played and labelled.
+#[derive(Clone, Copy, Debug)]
+pub struct SelfPlay {
+    pub rule: Rule,
+    /// The board's side: 4, 6 or 8.
+    pub size: usize,
+    pub games: usize,
+    pub seed: u64,
+    /// Positions with this many empties or fewer are labelled by exact solves, earlier
+    /// ones by the solved score of their game's first such position; 0: every position
+    /// by its game's final result.
+    pub solve_empties: u32,
+}
+
+/// The solver's table for the labels, MiB: the small boards' solves need little.
+const SOLVE_MEGABYTES: usize = 64;
+
+/// A self-play position, its features and its label in discs from the side to move's
+/// view.
+#[derive(Clone, Debug)]
+struct Labelled {
+    /// The position (the tests check its label).
+    #[cfg_attr(not(test), allow(dead_code))]
+    position: Othello,
+    features: Features,
+    label: f64,
+}
+
+/// The tools one self-play game needs, kept from game to game.
+struct Players {
+    rng: StdRng,
+    searcher: Searcher<Othello>,
+    /// Labels positions exactly when `solve_empties` is set.
+    solver: Option<Solver>,
+}
+
+fn selfplay_games(play: SelfPlay, fit: &mut Fit) -> Result<usize, String> {
+    let start = Othello::new(play.size, play.rule).map_err(|e| e.to_string())?;
+    let mut players = Players {
+        rng: StdRng::seed_from_u64(play.seed),
+        searcher: Searcher::new(&start, 16)?,
+        solver: (play.solve_empties > 0)
+            .then(|| Solver::try_new(SOLVE_MEGABYTES << 20))
+            .transpose()?,
+    };
+    for index in 0..play.games {
+        let holdout = index % HOLDOUT_EVERY == 0;
+        for position in selfplay_game(&start, play.solve_empties, &mut players) {
+            fit.add(position.features, 100.0 * position.label, holdout);
+        }
+    }
+    Ok(play.games)
+}
+
+/// Plays one game from `start` (six random moves, then 2-ply searches with one move in
+/// ten random) and labels its positions from `MIN_EMPTIES` empties up, after the
+/// opening: by exact solves from `solve_empties` empties down, earlier by the game's
+/// first solved score, and without solves (or before the first) by the final result.
+fn selfplay_game(start: &Othello, solve_empties: u32, players: &mut Players) -> Vec<Labelled> {
     let stop = Stop::never();
-    let start = Othello::new(8, rule).expect("8x8");
-    let mut searcher = Searcher::new(&start, 16).expect("16 MiB");
     let limits = Limits {
         depth: Some(2),
         ..Limits::default()
     };
+    let mut game = start.clone();
     let mut moves = Vec::new();
+    // Per kept position: it, whether Black was to move, and its solved score if solved.
     let mut positions = Vec::with_capacity(64);
-    for index in 0..count {
-        let mut game = Othello::new(8, rule).expect("8x8");
-        positions.clear();
-        let mut ply = 0;
-        loop {
-            game.generate_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            if game.empties().count_ones() >= MIN_EMPTIES && ply >= 6 {
-                positions.push((
-                    features(&game),
-                    game.side_to_move() == crate::game::Side::Black,
-                ));
-            }
-            let mv = if ply < 6 || rng.random_range(0..10) == 0 {
-                moves[rng.random_range(0..moves.len())]
-            } else {
-                searcher.search_to(&game, &limits, &stop, &mut |_| {}).best
-            };
-            game.make(mv);
-            ply += 1;
+    // The game's first solved score, from Black's view.
+    let mut solved_black: Option<i32> = None;
+    let mut ply = 0;
+    loop {
+        game.generate_moves(&mut moves);
+        if moves.is_empty() {
+            break;
         }
-        let black_score = game.final_score() as f64 / 100.0
-            * if game.side_to_move() == crate::game::Side::Black {
-                1.0
-            } else {
-                -1.0
-            };
-        add_game(fit, &positions, black_score, index % HOLDOUT_EVERY == 0);
+        let empties = game.empties().count_ones();
+        let black_to_move = game.side_to_move() == crate::game::Side::Black;
+        let mut exact = None;
+        if let Some(solver) = players.solver.as_mut()
+            && empties <= solve_empties
+            && (solved_black.is_none() || empties >= MIN_EMPTIES)
+        {
+            let (player, opponent) = (game.player(), game.opponent());
+            let score = solver
+                .solve(player, opponent, game.board(), game.rule(), &stop)
+                .expect("never stopped")
+                .score;
+            let black = if black_to_move { score } else { -score };
+            solved_black.get_or_insert(black);
+            exact = Some(black);
+        }
+        if empties >= MIN_EMPTIES && ply >= 6 {
+            positions.push((game.clone(), features(&game), black_to_move, exact));
+        }
+        let rng = &mut players.rng;
+        let mv = if ply < 6 || rng.random_range(0..10) == 0 {
+            moves[rng.random_range(0..moves.len())]
+        } else {
+            players
+                .searcher
+                .search_to(&game, &limits, &stop, &mut |_| {})
+                .best
+        };
+        game.make(mv);
+        ply += 1;
     }
-    count
+    let final_black = game.final_score() as f64 / 100.0
+        * if game.side_to_move() == crate::game::Side::Black {
+            1.0
+        } else {
+            -1.0
+        };
+    positions
+        .into_iter()
+        .map(|(position, features, black_to_move, exact)| {
+            let black = exact.or(solved_black).map_or(final_black, f64::from);
+            Labelled {
+                position,
+                features,
+                label: if black_to_move { black } else { -black },
+            }
+        })
+        .collect()
 }
 
 /// Runs the fit and prints the weights as eval.rs takes them, with the held-out error of
 /// the current and the fitted weights.
 pub fn tune(
-    rule: Rule,
     wthor: Option<&Path>,
-    selfplay: usize,
-    seed: u64,
+    play: SelfPlay,
     out: &mut impl std::io::Write,
 ) -> Result<Weights, String> {
+    let (rule, size) = (play.rule, play.size);
     let mut fit = Fit::new();
-    let games = match (rule, wthor) {
-        (Rule::Normal, Some(dir)) => wthor_games(dir, &mut fit)?,
-        (Rule::Normal, None) => return Err("tune --rule normal needs --wthor DIR".into()),
-        (Rule::Misere, _) => selfplay_games(rule, selfplay, seed, &mut fit),
+    // WTHOR's games are 8x8 under the normal rule; everything else comes from self-play.
+    let games = match (rule, size, wthor) {
+        (Rule::Normal, 8, Some(dir)) => wthor_games(dir, &mut fit)?,
+        (Rule::Normal, 8, None) => return Err("tune --rule normal needs --wthor DIR".into()),
+        (_, _, Some(_)) => return Err("tune: --wthor is for --rule normal --size 8".into()),
+        (_, _, None) => selfplay_games(play, &mut fit)?,
     };
     if fit.samples == 0 || fit.holdout.is_empty() {
         return Err(format!(
@@ -310,20 +393,21 @@ pub fn tune(
     writeln!(
         out,
         "held-out RMS error: current weights {:.2} discs, fitted {:.2} discs",
-        fit.holdout_error(weights(rule)),
+        fit.holdout_error(weights(size, rule)),
         fit.holdout_error(&fitted)
     )
     .map_err(io)?;
-    writeln!(
-        out,
-        "pub const {}: Weights = [",
-        if rule == Rule::Normal {
-            "NORMAL"
-        } else {
-            "MISERE"
-        }
-    )
-    .map_err(io)?;
+    let name = if rule == Rule::Normal {
+        "NORMAL"
+    } else {
+        "MISERE"
+    };
+    let size_suffix = if size == 8 {
+        String::new()
+    } else {
+        size.to_string()
+    };
+    writeln!(out, "pub const {name}{size_suffix}: Weights = [").map_err(io)?;
     for (name, pair) in FEATURES.iter().zip(&fitted) {
         writeln!(out, "    [{}, {}], // {name}", pair[0], pair[1]).map_err(io)?;
     }
@@ -373,10 +457,18 @@ pub struct TuneArgs {
     /// Directory of WTHOR `<moves> <diff>` files (for --rule normal).
     #[arg(long)]
     pub wthor: Option<std::path::PathBuf>,
-    /// Self-play games to generate (for --rule misere and for gomoku; default 3000,
-    /// or none for gomoku given --records).
+    /// Self-play games to generate (for --rule misere, the small boards and gomoku;
+    /// default 3000, or none for gomoku given --records).
     #[arg(long, value_parser = crate::bounds::positive)]
     pub selfplay: Option<usize>,
+    /// Othello: the board the self-play games are played on, 4, 6 or 8 (default 8).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(4..=8))]
+    pub size: Option<u8>,
+    /// Othello self-play: label positions with this many empties or fewer by exact
+    /// solves, and earlier ones by the solved score of their game's first such position
+    /// (default 0: every position by its game's final result).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=30))]
+    pub solve_empties: Option<u32>,
     #[arg(long, default_value_t = 1, value_parser = crate::bounds::number)]
     pub seed: u64,
     /// Threads playing the self-play games, 1 to 256 (gomoku; default: all cores).
@@ -412,6 +504,9 @@ impl TuneArgs {
             TuneGame::Gomoku if self.wthor.is_some() => {
                 Err("tune --game gomoku takes no --wthor (it fits games)".into())
             }
+            TuneGame::Gomoku if self.size.is_some() || self.solve_empties.is_some() => {
+                Err("tune: --size and --solve-empties are for --game othello".into())
+            }
             TuneGame::Gomoku => {
                 let renju = match self.rule {
                     None | Some(TuneRule::Freestyle) => false,
@@ -445,8 +540,8 @@ impl TuneArgs {
             TuneGame::Othello if !self.records.is_empty() || self.out.is_some() => {
                 Err("tune: --records and --out are for --game gomoku".into())
             }
-            TuneGame::Othello => tune(
-                match self.rule {
+            TuneGame::Othello => {
+                let rule = match self.rule {
                     None | Some(TuneRule::Normal) => Rule::Normal,
                     Some(TuneRule::Misere) => Rule::Misere,
                     Some(other) => {
@@ -455,13 +550,20 @@ impl TuneArgs {
                             other.name()
                         ));
                     }
-                },
-                self.wthor.as_deref(),
-                self.selfplay.unwrap_or(3000),
-                self.seed,
-                out,
-            )
-            .map(|_| ()),
+                };
+                let size = self.size.unwrap_or(8);
+                if size % 2 == 1 {
+                    return Err(format!("tune: --size {size}: Othello boards are 4, 6 or 8"));
+                }
+                let play = SelfPlay {
+                    rule,
+                    size: size as usize,
+                    games: self.selfplay.unwrap_or(3000),
+                    seed: self.seed,
+                    solve_empties: self.solve_empties.unwrap_or(0),
+                };
+                tune(self.wthor.as_deref(), play, out).map(|_| ())
+            }
         }
     }
 }
@@ -515,6 +617,59 @@ mod tests {
             }
         }
         assert!(fit.holdout_error(&fitted) < 0.05);
+    }
+
+    /// The exact margin by plain minimax, from the side to move's view.
+    fn minimax(game: &Othello) -> i32 {
+        let mut moves = Vec::new();
+        game.generate_moves(&mut moves);
+        if moves.is_empty() {
+            return game.final_score() / 100;
+        }
+        moves
+            .iter()
+            .map(|&mv| {
+                let mut child = game.clone();
+                child.make(mv);
+                -minimax(&child)
+            })
+            .max()
+            .unwrap()
+    }
+
+    /// Small-board self-play under both rules: positions from `solve_empties` down carry
+    /// their exact score, earlier ones the first solved score from their side's view.
+    #[test]
+    fn self_play_labels_are_the_solved_scores() {
+        let solve_empties = 9;
+        for rule in [Rule::Misere, Rule::Normal] {
+            let start = Othello::new(6, rule).unwrap();
+            let mut players = Players {
+                rng: StdRng::seed_from_u64(3),
+                searcher: Searcher::new(&start, 1).unwrap(),
+                solver: Some(Solver::new(1 << 20)),
+            };
+            for _ in 0..3 {
+                let positions = selfplay_game(&start, solve_empties, &mut players);
+                let empties = |p: &Labelled| p.position.empties().count_ones();
+                let first = positions
+                    .iter()
+                    .position(|p| empties(p) <= solve_empties)
+                    .expect("a solved position");
+                let black = |p: &Labelled| {
+                    let black_to_move = p.position.side_to_move() == crate::game::Side::Black;
+                    if black_to_move { p.label } else { -p.label }
+                };
+                for (index, p) in positions.iter().enumerate() {
+                    assert!(empties(p) >= MIN_EMPTIES);
+                    if index >= first {
+                        assert_eq!(p.label, minimax(&p.position) as f64, "{rule:?} {index}");
+                    } else {
+                        assert_eq!(black(p), black(&positions[first]), "{rule:?} {index}");
+                    }
+                }
+            }
+        }
     }
 
     fn parse(args: &[&str]) -> Result<TuneArgs, clap::Error> {

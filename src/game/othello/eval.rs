@@ -156,10 +156,11 @@ pub fn disc_features(player: u64, opponent: u64, board: u64) -> Features {
     }
 }
 
-pub fn weights(rule: Rule) -> &'static Weights {
-    match rule {
-        Rule::Normal => &NORMAL,
-        Rule::Misere => &MISERE,
+/// The weights of `size`x`size` boards under `rule`.
+pub fn weights(size: usize, rule: Rule) -> &'static Weights {
+    match (rule, size) {
+        (Rule::Normal, _) => &NORMAL,
+        (Rule::Misere, _) => &MISERE,
     }
 }
 
@@ -177,7 +178,12 @@ pub fn evaluate_discs(player: u64, opponent: u64, board: u64, rule: Rule) -> i32
     if board == !0 {
         return super::pattern::evaluate(rule, player, opponent);
     }
-    disc_features(player, opponent, board).score(weights(rule))
+    disc_features(player, opponent, board).score(weights(board_side(board), rule))
+}
+
+/// The side of the board `board` is the mask of.
+fn board_side(board: u64) -> usize {
+    (board & 0xff).count_ones() as usize
 }
 
 fn board_index(board: u64) -> usize {
@@ -202,7 +208,7 @@ mod tests {
             plain.set_board(start, Side::Black).unwrap();
             let mut cornered = plain.clone();
             cornered.set_board(&with_corner, Side::Black).unwrap();
-            let hand = |game: &Othello| features(game).score(weights(rule));
+            let hand = |game: &Othello| features(game).score(weights(8, rule));
             assert_eq!(hand(&cornered) > hand(&plain), corner_helps, "{rule:?}");
         }
     }
