@@ -4,7 +4,8 @@
 //! own weights: corners anchor discs that can never be given away, so they hurt there.
 //!
 //! `features` is the seam the tuner fits; `evaluate` hands 8x8 positions to the trained
-//! pattern evaluation (pattern.rs) instead, so these weights evaluate 4x4 and 6x6.
+//! pattern evaluation (pattern.rs) instead, so these weights evaluate 4x4 and 6x6, 6x6
+//! misère with weights of its own fitted to exact solves.
 
 use std::sync::LazyLock;
 
@@ -50,6 +51,20 @@ pub const MISERE: Weights = [
     [-96, -40],
     [-90, -120],
     [-5, -25],
+];
+
+/// 6x6 misère: fitted by `arbor tune --rule misere --size 6 --selfplay 4000 --seed 2
+/// --solve-empties 18` at 4309ff4, whose self-play still evaluated with `MISERE` (see
+/// docs/othello-evaluation.md). Held-out error 5.64 -> 4.78 discs.
+pub const MISERE6: Weights = [
+    [41, 108],
+    [-35, 79],
+    [-375, -153],
+    [-71, 65],
+    [135, 15],
+    [-43, -66],
+    [-340, -8],
+    [-36, -22],
 ];
 
 /// Corners with their diagonal (X) and edge (C) neighbours, per board size.
@@ -160,6 +175,7 @@ pub fn disc_features(player: u64, opponent: u64, board: u64) -> Features {
 pub fn weights(size: usize, rule: Rule) -> &'static Weights {
     match (rule, size) {
         (Rule::Normal, _) => &NORMAL,
+        (Rule::Misere, 6) => &MISERE6,
         (Rule::Misere, _) => &MISERE,
     }
 }
