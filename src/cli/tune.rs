@@ -4,9 +4,10 @@
 //! Each sampled position gives the evaluation's feature values and a label, the final disc
 //! margin of its game from the side to move's view. The model is the evaluation itself:
 //! every feature has a start and an end weight, blended by the share of filled squares, so
-//! the fit is linear in the 2 x features weights. Normal-rule labels come from the WTHOR
-//! tournament games; misère labels from self-play games of the engine (random openings,
-//! shallow searches), so repeating the procedure refines the misère weights.
+//! the fit is linear in the 2 x features weights. 8x8 normal-rule labels come from the
+//! WTHOR tournament games; misère and small-board labels from self-play games of the
+//! engine (random openings, shallow searches), by their results or (`--solve-empties`)
+//! by exact solves, so repeating the procedure refines the weights.
 
 use std::path::Path;
 
@@ -231,7 +232,6 @@ fn wthor_games(dir: &Path, fit: &mut Fit) -> Result<usize, String> {
     })
 }
 
-/// Self-play games: random opening plies, then depth-2 searches with some random moves.
 /// How the self-play games of `arbor tune` are played and labelled.
 #[derive(Clone, Copy, Debug)]
 pub struct SelfPlay {
