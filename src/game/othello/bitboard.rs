@@ -11,6 +11,12 @@ pub fn square_bit(square: usize) -> u64 {
     1u64 << square
 }
 
+/// The side (4, 6 or 8) of the board whose square set is `board`: its first row.
+#[inline]
+pub fn board_size(board: u64) -> usize {
+    (board & 0xff).count_ones() as usize
+}
+
 /// Squares where `player` can move: empty, and bracketing at least one `opponent` disc.
 /// Always inlined, so that the solver's fast build compiles it with its instructions.
 #[inline(always)]

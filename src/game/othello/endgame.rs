@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::Rule;
 use super::bitboard::{
-    ADJACENT, Squares, flips, last_flip_count, legal_moves, neighbours, square_bit,
+    ADJACENT, Squares, board_size, flips, last_flip_count, legal_moves, neighbours, square_bit,
 };
 use super::eval::evaluate_discs;
 use super::pattern::Features;
@@ -760,10 +760,6 @@ fn root_portable(
     let (score, best) = context.root(player, opponent, alpha, beta, empties);
     context.finish();
     (!context.stopped).then_some(Solution { score, best })
-}
-
-fn board_size(board: u64) -> usize {
-    (board & 0xff).count_ones() as usize
 }
 
 /// Weights of the fastest-first move order, in key units: per opponent reply, per

@@ -9,7 +9,7 @@
 
 use std::sync::LazyLock;
 
-use super::bitboard::{legal_moves, neighbours, square_bit};
+use super::bitboard::{board_size, legal_moves, neighbours, square_bit};
 use super::stability::stable_discs;
 use super::{Othello, Rule};
 
@@ -194,12 +194,7 @@ pub fn evaluate_discs(player: u64, opponent: u64, board: u64, rule: Rule) -> i32
     if board == !0 {
         return super::pattern::evaluate(rule, player, opponent);
     }
-    disc_features(player, opponent, board).score(weights(board_side(board), rule))
-}
-
-/// The side of the board `board` is the mask of.
-fn board_side(board: u64) -> usize {
-    (board & 0xff).count_ones() as usize
+    disc_features(player, opponent, board).score(weights(board_size(board), rule))
 }
 
 fn board_index(board: u64) -> usize {
