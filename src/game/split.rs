@@ -32,7 +32,9 @@ pub struct SplitPoint<'a> {
     next: AtomicUsize,
     alpha: AtomicI32,
     beta: i32,
-    /// The best score and move so far, packed so that `fetch_max` keeps the best.
+    /// The best score and move so far, packed so that `fetch_max` keeps the best and, of
+    /// equal scores, the move earliest in the list, as one thread would: a fail-low
+    /// node's best move is the first move the table offers to the next probe.
     best: AtomicI64,
     /// A move reached beta: the remaining moves need no search.
     cutoff: AtomicBool,
@@ -43,7 +45,8 @@ pub struct SplitPoint<'a> {
 
 impl<'a> SplitPoint<'a> {
     /// A split point under `parent` whose moves from index `next` on are still to be
-    /// searched within (`alpha`, `beta`), the best so far being `best` by move `mv`.
+    /// searched within (`alpha`, `beta`), the best so far being `best` by move `mv`
+    /// (one before `next`).
     pub fn new(
         parent: Option<&'a SplitPoint<'a>>,
         next: usize,
@@ -56,7 +59,7 @@ impl<'a> SplitPoint<'a> {
             next: AtomicUsize::new(next),
             alpha: AtomicI32::new(alpha),
             beta,
-            best: AtomicI64::new(pack(best, mv)),
+            best: AtomicI64::new(pack(best, 0, mv)),
             cutoff: AtomicBool::new(false),
             stopped: AtomicBool::new(false),
         }
@@ -75,10 +78,11 @@ impl<'a> SplitPoint<'a> {
         self.beta
     }
 
-    /// Records a searched move's score (searched with alpha `alpha`); whether it cut
-    /// the node off.
-    pub fn record(&self, score: i32, mv: u16, alpha: i32) -> bool {
-        self.best.fetch_max(pack(score, mv), Ordering::Relaxed);
+    /// Records the score of move `mv`, the `index`th of the list, searched with alpha
+    /// `alpha`; whether it cut the node off.
+    pub fn record(&self, score: i32, index: usize, mv: u16, alpha: i32) -> bool {
+        self.best
+            .fetch_max(pack(score, index, mv), Ordering::Relaxed);
         if score > alpha {
             self.alpha.fetch_max(score, Ordering::Relaxed);
             if score >= self.beta {
@@ -101,7 +105,7 @@ impl<'a> SplitPoint<'a> {
             return None;
         }
         let best = self.best.load(Ordering::Relaxed);
-        Some(((best >> 16) as i32, best as u16))
+        Some(((best >> 32) as i32, best as u16))
     }
 
     /// Whether this split point or one above it has been cut off.
@@ -117,8 +121,10 @@ impl<'a> SplitPoint<'a> {
     }
 }
 
-fn pack(score: i32, mv: u16) -> i64 {
-    (score as i64) << 16 | mv as i64
+/// The score above the list index (inverted: the earlier the higher) above the move.
+fn pack(score: i32, index: usize, mv: u16) -> i64 {
+    let rank = u16::MAX - index.min(u16::MAX as usize) as u16;
+    (score as i64) << 32 | (rank as i64) << 16 | mv as i64
 }
 
 #[cfg(test)]
@@ -130,17 +136,25 @@ mod tests {
         let parent = SplitPoint::new(None, 1, -5, 5, (-9, 3));
         let split = SplitPoint::new(Some(&parent), 1, 0, 4, (-2, 7));
         assert_eq!((split.take(), split.take()), (1, 2));
-        assert!(!split.record(-30, 9, 0));
-        assert!(!split.record(2, 11, 0));
-        assert_eq!((split.alpha(), split.result()), (2, Some((2, 11))));
+        assert!(!split.record(-30, 1, 9, 0));
+        assert!(!split.record(-2, 3, 12, 0));
+        assert_eq!(
+            split.result(),
+            Some((-2, 7)),
+            "a tie goes to the earlier move"
+        );
+        assert!(!split.record(2, 5, 11, 0));
+        assert!(!split.record(2, 4, 3, 0));
+        assert!(!split.record(2, 6, 20, 0));
+        assert_eq!((split.alpha(), split.result()), (2, Some((2, 3))));
         split.mark_stopped();
         assert_eq!(split.result(), None, "stopped before a cutoff: unknown");
         assert!(!split.aborted());
         assert!(
-            parent.record(6, 1, -5) && split.aborted(),
+            parent.record(6, 1, 1, -5) && split.aborted(),
             "a cutoff above aborts"
         );
-        assert!(split.record(4, 12, 2));
+        assert!(split.record(4, 7, 12, 2));
         assert_eq!(
             split.result(),
             Some((4, 12)),

@@ -395,7 +395,8 @@ impl<'a> Solver<'a> {
                 self.stopped = true;
                 break;
             }
-            let Some(&mv) = moves.get(split.take()) else {
+            let index = split.take();
+            let Some(&mv) = moves.get(index) else {
                 break;
             };
             let alpha = split.alpha();
@@ -407,7 +408,7 @@ impl<'a> Solver<'a> {
                 1,
             );
             work.unmake(mv, undo);
-            if self.stopped || split.record(-win_from_node(child, 1), mv.to_bits(), alpha) {
+            if self.stopped || split.record(-win_from_node(child, 1), index, mv.to_bits(), alpha) {
                 break;
             }
         }

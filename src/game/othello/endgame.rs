@@ -1212,7 +1212,7 @@ impl Context<'_, $isa> {
             if score > alpha && score < beta && !self.stopped {
                 score = -self.search(next_player, next_opponent, -beta, -score, empties - 1);
             }
-            if self.stopped || split.record(score, square as u16, alpha) {
+            if self.stopped || split.record(score, index, square as u16, alpha) {
                 break;
             }
         }
