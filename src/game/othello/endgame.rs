@@ -854,12 +854,16 @@ impl OrderWeights {
                 corner_reply: 16,
                 corner_taken: 4,
                 flipped: 0,
-                eval_divisor: 50,
+                eval_divisor: 12,
                 // The hand-written evaluation (6x6), at depth 3 from 18 empties: 15% fewer
                 // nodes than with no search on four 6x6 positions at 24 empties and 41%
                 // fewer (1.08 G against 1.83 G) on the 6x6 start. From 16 empties took
                 // 10% fewer nodes again but 9% more CPU time on the start; depth 2 took
-                // more nodes, depth 4 fewer but more time.
+                // more nodes, depth 4 fewer but more time. With 6x6's own weights
+                // (eval.rs, `NORMAL6`) worth 4x more (divisor 12, was 50): 46% fewer
+                // nodes on eight positions at 24 empties (273.6 M -> 147.4 M; divisor 50
+                // 223.4 M, 30 193.2 M, 20 160.9 M, 8 150.8 M, 5 152.6 M), the start
+                // 1.08 G -> 0.77 G. Again from 16 empties fewer nodes but more time.
                 shallow_depth: 3,
                 shallow_from: 18,
             },
