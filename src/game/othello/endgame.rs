@@ -44,6 +44,8 @@ const EVAL_ORDER_MIN_EMPTIES: u32 = 12;
 const SHALLOW_ORDER_MIN_EMPTIES: u32 = 16;
 /// The depth of that search where no shallow search orders.
 const NO_SHALLOW_ORDER: u32 = 0;
+/// Where no deeper search orders.
+const NO_DEEPER_ORDER: u32 = u32::MAX;
 /// The depth of the shallow search that guesses the score before the first probe. With
 /// the hand-written evaluation (small boards), depth 4: on four 6x6 positions at 24
 /// empties it took fewer nodes than 3, 6, 8 or 10 (10: 22% more under misère).
@@ -833,21 +835,47 @@ struct OrderWeights {
     /// (`NO_SHALLOW_ORDER`: by the evaluation itself).
     shallow_depth: u32,
     shallow_from: u32,
+    /// From `deeper_from` empties on, by a search this deep instead (`NO_DEEPER_ORDER`:
+    /// never).
+    deeper_depth: u32,
+    deeper_from: u32,
 }
 
 impl OrderWeights {
+    /// The depth of the search that orders the moves of a node with `empties` empties
+    /// (`NO_SHALLOW_ORDER`: the evaluation alone).
+    fn search_depth(&self, empties: u32) -> u32 {
+        if empties >= self.deeper_from {
+            self.deeper_depth
+        } else if empties >= self.shallow_from {
+            self.shallow_depth
+        } else {
+            NO_SHALLOW_ORDER
+        }
+    }
+
     fn of(size: usize, rule: Rule) -> OrderWeights {
         match rule {
             // The pattern evaluation knows more than the reply count: 40% fewer nodes on
             // FFO #40-#44 with these weights than with the hand-written evaluation's.
+            // The evaluation weighs more since the weights learned from more games
+            // (divisor 25, was 35), and from 22 empties a 4-ply search orders the moves:
+            // FFO #40-#59 without #55 11.58 G -> 8.20 G nodes, 578.8 s -> 521.6 s, and
+            // #55 11.69 G -> 7.11 G (one thread; the ordering searches' own nodes,
+            // not counted, 1.99 G -> 2.43 G without #55). Either alone did less: #56
+            // 1.11 G nodes, divisor 25 alone 1.08 G, 4 plies from 22 alone 0.87 G,
+            // both 0.60 G; 4 plies from 20: 0.57 G, slower (the ordering searches'
+            // nodes doubled); 6 plies from 26 on top: 0.75 G.
             Rule::Normal if size == 8 => OrderWeights {
                 reply: 8,
                 corner_reply: 16,
                 corner_taken: 4,
                 flipped: 0,
-                eval_divisor: 35,
+                eval_divisor: 25,
                 shallow_depth: 2,
                 shallow_from: SHALLOW_ORDER_MIN_EMPTIES,
+                deeper_depth: 4,
+                deeper_from: 22,
             },
             Rule::Normal => OrderWeights {
                 reply: 16,
@@ -866,6 +894,8 @@ impl OrderWeights {
                 // 1.08 G -> 0.77 G. Again from 16 empties fewer nodes but more time.
                 shallow_depth: 3,
                 shallow_from: 18,
+                deeper_depth: NO_DEEPER_ORDER,
+                deeper_from: NO_DEEPER_ORDER,
             },
             // Fewest discs wins: corners anchor discs, so giving the opponent a corner
             // is good and taking one is bad. 30% fewer nodes on 6x6 misère positions with
@@ -886,6 +916,8 @@ impl OrderWeights {
                 eval_divisor: 8,
                 shallow_depth: 2,
                 shallow_from: 16,
+                deeper_depth: NO_DEEPER_ORDER,
+                deeper_from: NO_DEEPER_ORDER,
             },
             Rule::Misere => OrderWeights {
                 reply: 12,
@@ -895,6 +927,8 @@ impl OrderWeights {
                 eval_divisor: 40,
                 shallow_depth: 1,
                 shallow_from: 14,
+                deeper_depth: NO_DEEPER_ORDER,
+                deeper_from: NO_DEEPER_ORDER,
             },
         }
     }
@@ -1479,10 +1513,9 @@ impl Context<'_, $isa> {
                     // 27% fewer nodes on FFO #40-#44. Higher still, a shallow search of
                     // it: 15% fewer again (2-ply, pattern evaluation).
                     let child = evaluated.child(&self.setup, square, flipped);
-                    let value = if order.shallow_depth != NO_SHALLOW_ORDER
-                        && empties >= order.shallow_from
-                    {
-                        self.shallow(&child, order.shallow_depth, -EVAL_BOUND, EVAL_BOUND)
+                    let depth = order.search_depth(empties);
+                    let value = if depth != NO_SHALLOW_ORDER {
+                        self.shallow(&child, depth, -EVAL_BOUND, EVAL_BOUND)
                     } else {
                         child.value(&self.setup)
                     };
