@@ -573,7 +573,7 @@ impl Solver {
             match rising {
                 Some(side) if side != up => bracketed = true,
                 // ProbCut's bounds stop at the window, so a selective solve doubles its
-                // steps both ways. An exact solve does not: on FFO #58 (guess -2, score
+                // steps both ways. An exact solve does not: on FFO #57 (guess -2, score
                 // -10) steps doubling downwards overshot to `>= -16` and took 1.73 G
                 // nodes climbing back after `>= -8` had failed low, where `>= -10` ends
                 // it; FFO #40-#59 without #55 took 12.57 G -> 11.58 G nodes.
