@@ -88,8 +88,8 @@ const SPLIT_MIN_PLY: u32 = 2;
 const ABORT_CHECK_MIN_EMPTIES: u32 = 9;
 /// A node splits only while no move left looks, by the evaluation, at least this much
 /// (centi-discs) above beta: a node expected to cut off is searched on alone. With the
-/// 8x8 order of d6f4043, 2 discs (was 4) at two threads: FFO #40-#49 827.8 M -> 769.1 M
-/// nodes, #20-#39 102.9 M -> 100.3 M (medians of 3 and 5; 0 and 1 disc about the same).
+/// 8x8 order of d6f4043, 2 discs (was 4) at two threads: FFO #40-#49 828.8 M -> 770.9 M
+/// nodes, #20-#39 102.9 M -> 100.5 M (medians of 3 and 5; 0 and 1 disc about the same).
 const EXPECTED_CUT_MARGIN: i32 = 200;
 
 /// The final margin for `player` when the game ends with these discs.
@@ -866,8 +866,8 @@ impl OrderWeights {
             // #55 11.69 G -> 7.11 G (one thread; the ordering searches' own nodes,
             // not counted, 1.99 G -> 2.43 G without #55). Either alone did less: #56
             // 1.11 G nodes, divisor 25 alone 1.08 G, 4 plies from 22 alone 0.87 G,
-            // both 0.60 G; 4 plies from 20: 0.57 G, slower (the ordering searches'
-            // nodes doubled); 6 plies from 26 on top: 0.75 G.
+            // both 0.60 G; 4 plies from 20: 0.57 G, slower (more ordering searches);
+            // 6 plies from 26 on top: 0.75 G.
             Rule::Normal if size == 8 => OrderWeights {
                 reply: 8,
                 corner_reply: 16,
