@@ -12,53 +12,47 @@ The GGF file is what `arbor match --ggf` appends (8x8, normal rule).
 """
 
 import argparse
+import importlib.util
 import json
+import os
 import re
 import subprocess
 import sys
 
-DIRECTIONS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
 
-
-def flips(board, row, col, me):
-    other = "O" if me == "X" else "X"
-    turned = []
-    for dr, dc in DIRECTIONS:
-        r, c, run = row + dr, col + dc, []
-        while 0 <= r < 8 and 0 <= c < 8 and board[r][c] == other:
-            run.append((r, c))
-            r, c = r + dr, c + dc
-        if run and 0 <= r < 8 and 0 <= c < 8 and board[r][c] == me:
-            turned += run
-    return turned
+def board_class():
+    """The Othello board of `zebra-native.py` (its moves checked as it plays them)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "zebra-native.py")
+    spec = importlib.util.spec_from_file_location("zebra_native", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.Board
 
 
 def games(text):
     """Per game: the players, the result from Black's view and the positions reached
     (64 cells a1..h8 and the side to move, X for Black), by empties count."""
+    Board = board_class()
     for number, record in enumerate(re.findall(r"\(;GM\[Othello\].*?;\)", text, re.S), 1):
         field = lambda name: re.search(name + r"\[([^\]]*)\]", record)
         start = field("BO")
         if not start or not start.group(1).startswith("8 "):
             sys.exit(f"game {number}: not an 8x8 game")
-        cells, mover = start.group(1)[2:].split()
-        board = [["X" if ch == "*" else "O" if ch == "O" else "-" for ch in cells[r * 8:r * 8 + 8]]
-                 for r in range(8)]
-        side = "X" if mover == "*" else "O"
+        cells, _ = start.group(1)[2:].split()
+        board = Board()
+        board.cells = [[{"*": 1, "O": 2}.get(ch, 0) for ch in cells[r * 8:r * 8 + 8]]
+                       for r in range(8)]
         positions = {}
-        for colour, square in re.findall(r";?([BW])\[([a-hA-H][1-8]|[pP][aA][sS]?[sS]?)[^\]]*\]", record):
-            side = "X" if colour == "B" else "O"
-            empties = sum(row.count("-") for row in board)
-            positions.setdefault(empties, "".join("".join(row) for row in board) + " " + side)
+        for colour, square in re.findall(r"([BW])\[([a-hA-H][1-8]|[pP][aA][sS]?[sS]?)[^\]]*\]", record):
+            board.to_move = 1 if colour == "B" else 2
+            text = "".join(".XO"[cell] for row in board.cells for cell in row).replace(".", "-")
+            positions.setdefault(board.empties(), text + " " + "XO"[board.to_move - 1])
             if square.lower().startswith("pa"):
                 continue
-            col, row = ord(square[0].lower()) - 97, int(square[1]) - 1
-            turned = flips(board, row, col, side)
-            if not turned:
-                sys.exit(f"game {number}: illegal move {square}")
-            board[row][col] = side
-            for r, c in turned:
-                board[r][c] = side
+            try:
+                board.play(square)
+            except ValueError as error:
+                sys.exit(f"game {number}: {error}")
         result = round(float(field("RE").group(1).split(":")[0]))
         yield number, field("PB").group(1), field("PW").group(1), result, positions
 
