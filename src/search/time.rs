@@ -126,10 +126,6 @@ pub struct TimeManager {
     /// A clock runs on to later moves (`time` without `movestogo 1`): what this move
     /// leaves unused is theirs, even where its move time is spent in full.
     clock_runs_on: bool,
-    /// What the budget came from, for [`TimeManager::plan_solve`] to plan it again.
-    limits: Limits,
-    moves_left: u32,
-    overhead: Duration,
 }
 
 impl TimeManager {
@@ -148,34 +144,14 @@ impl TimeManager {
             budget: budget(limits, moves_left, overhead),
             solve_allowance,
             clock_runs_on: limits.time.is_some() && limits.moves_to_go != Some(1),
-            limits: *limits,
-            moves_left,
-            overhead,
         }
     }
 
-    /// Plans for the exact solve of a position of this size (`Game::exact_size`, which
-    /// falls by one a ply). Under a clock that must last the game, the midgame's share
-    /// is planned to the largest solve the clock affords ([`solve_plan`]), when that
-    /// comes before the game's own plan ends, with that solve's time kept back. When the
-    /// move's budget is too short for a solve of this size but the solve allowance is
-    /// long enough, the move's hard limit grows to the allowance (and
-    /// [`TimeManager::solve_limit`] with it). Called before the move's deadline is set.
+    /// Plans for the exact solve of a position of this size (`Game::exact_size`): when
+    /// the move's budget is too short for it but the solve allowance is long enough, the
+    /// move's hard limit grows to the allowance (and [`TimeManager::solve_limit`] with
+    /// it). Called before the move's deadline is set.
     pub fn plan_solve(&mut self, exact_size: Option<u32>) {
-        if let (Some(time), Some(_), Some(size), None) = (
-            self.limits.time,
-            self.solve_allowance,
-            exact_size,
-            self.limits.movetime,
-        ) && let Some(plan) = solve_plan(time, size)
-            && plan.moves < self.moves_left
-        {
-            let limits = Limits {
-                time: Some(time - plan.reserve),
-                ..self.limits
-            };
-            self.budget = budget(&limits, plan.moves, self.overhead);
-        }
         if let (Some(budget), Some(allowance), Some(size)) =
             (&mut self.budget, self.solve_allowance, exact_size)
             && allowance > budget.hard
@@ -206,11 +182,6 @@ impl TimeManager {
         }
         forced.solve_allowance = None;
         forced
-    }
-
-    /// The move's budget, `None` when only depth or nodes limit it.
-    pub fn budget(&self) -> Option<Budget> {
-        self.budget
     }
 
     /// When the move started (its command's arrival).
@@ -281,68 +252,19 @@ pub fn best_move_instability(before: f64, changed: bool) -> f64 {
     before / 2.0 + if changed { 1.0 } else { 0.0 }
 }
 
-/// What exact solves cost: the least time worth starting a solve of this size with
-/// (Othello empties), two to three times what 8x8 positions of real games take the
-/// solver on one thread at the median (24 empties 2.8 s, 22 empties 1.0 s, 20 empties
-/// 0.25 s). The solve gives up at three quarters of the time and the midgame search
-/// answers then, so a slow one costs time, not the game.
-const SOLVE_TIMES: [(u32, Duration); 6] = [
-    (24, Duration::from_secs(10)),
-    (22, Duration::from_secs(2)),
-    (20, Duration::from_millis(500)),
-    (18, Duration::from_millis(150)),
-    (16, Duration::from_millis(50)),
-    (14, Duration::from_millis(15)),
-];
-
-/// The largest exact solve worth starting with `time`.
+/// The largest exact solve (Othello empties) worth starting with `time`: about twice
+/// what 8x8 positions of real games take the solver on one thread at the median (22
+/// empties 1.0 s, 20 empties 0.25 s). The solve gives up at three quarters of the time
+/// and the midgame search answers then, so a slow one costs time, not the game.
 fn solvable_empties(time: Duration) -> u32 {
-    SOLVE_TIMES
-        .iter()
-        .find(|&&(_, least)| time >= least)
-        .map_or(10, |&(size, _)| size)
-}
-
-/// The clock kept back for a planned solve, as a multiple of its least time: what a
-/// solve may draw on is a third of the clock.
-const SOLVE_RESERVE: u32 = 3;
-
-/// A planned solve is worth its reserve while that is at most this many of the shares
-/// the moves before it get.
-const RESERVE_SHARES: u32 = 6;
-
-/// Where a clock that must last the game plans its exact solve.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SolvePlan {
-    /// The solve's size (Othello empties).
-    pub size: u32,
-    /// The clock kept back for it.
-    pub reserve: Duration,
-    /// The horizon to spread the rest of the clock over.
-    pub moves: u32,
-}
-
-/// The largest solve smaller than `exact_size` (which falls by one a ply) whose reserve is
-/// worth at most [`RESERVE_SHARES`] of the shares of the moves before it, with one move
-/// in hand. Moves spend about their share (at 10 s, 0.86 to 1.18 of it a game), so the
-/// share stays about level through a game and the plan does not drift to smaller solves
-/// as the clock runs down.
-pub fn solve_plan(time: Duration, exact_size: u32) -> Option<SolvePlan> {
-    SOLVE_TIMES
-        .iter()
-        .filter(|&&(size, _)| size < exact_size)
-        .map(|&(size, least)| {
-            let own_moves = (exact_size - size).div_ceil(2);
-            SolvePlan {
-                size,
-                reserve: least * SOLVE_RESERVE,
-                moves: own_moves + 1,
-            }
-        })
-        .find(|plan| {
-            plan.reserve < time
-                && plan.reserve <= (time - plan.reserve) / plan.moves * RESERVE_SHARES
-        })
+    match time {
+        t if t >= Duration::from_secs(2) => 22,
+        t if t >= Duration::from_millis(500) => 20,
+        t if t >= Duration::from_millis(150) => 18,
+        t if t >= Duration::from_millis(50) => 16,
+        t if t >= Duration::from_millis(15) => 14,
+        _ => 10,
+    }
 }
 
 #[cfg(test)]
@@ -584,11 +506,8 @@ mod tests {
         let (before, after, limit) = planned(&clock(7_520, None), Some(22));
         assert!(before < Some(ms(2_000)), "{before:?}");
         assert_eq!((after, limit), (Some(ms(2_500)), 22));
-        // 24 empties need more than 2.5 s: no solve now, and the clock is planned to a
-        // solve at 20 empties, two moves and one in hand away, with 1.5 s kept for it.
-        let to_20 = budget(&clock(6_020, None), 3, OVERHEAD).map(|b| b.hard);
-        assert_eq!(planned(&clock(7_520, None), Some(24)).1, to_20);
-        assert!(to_20 != before);
+        // 24 empties need more than 2.5 s: the move keeps its share.
+        assert_eq!(planned(&clock(7_520, None), Some(24)).1, before);
         assert_eq!(planned(&clock(7_520, None), None).1, before);
         let (before, after, _) = planned(&clock(7_520, Some(6)), Some(22));
         assert_eq!(before, after);
@@ -598,28 +517,6 @@ mod tests {
         };
         let (before, after, limit) = planned(&movetime, Some(22));
         assert_eq!((before, after, limit), (Some(ms(980)), Some(ms(980)), 20));
-    }
-
-    /// From 52 empties (an 8x8 game after 8 plies): the longer the clock, the larger the
-    /// solve it plans for.
-    #[test]
-    fn the_clock_plans_the_largest_solve_it_affords() {
-        let plan = |seconds: f64, size: u32| solve_plan(Duration::from_secs_f64(seconds), size);
-        let expect = |size, reserve, moves| {
-            Some(SolvePlan {
-                size,
-                reserve,
-                moves,
-            })
-        };
-        assert_eq!(plan(300.0, 52), expect(24, ms(30_000), 15));
-        assert_eq!(plan(60.0, 52), expect(22, ms(6_000), 16));
-        assert_eq!(plan(10.0, 52), expect(20, ms(1_500), 17));
-        assert_eq!(plan(1.0, 52), expect(16, ms(150), 19));
-        // Never a solve as large as the position, nor a reserve of the whole clock.
-        assert_eq!(plan(300.0, 24), expect(22, ms(6_000), 2));
-        assert_eq!(plan(300.0, 11), None);
-        assert_eq!(plan(0.01, 52), None);
     }
 
     #[test]
