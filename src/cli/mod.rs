@@ -17,6 +17,7 @@ pub mod solve;
 pub mod tasks;
 pub mod train;
 pub mod train_data;
+pub mod train_journal;
 pub mod train_labels;
 pub mod tune;
 pub mod tune_gomoku;

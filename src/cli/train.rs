@@ -52,6 +52,7 @@ use crate::search::Searcher;
 use crate::search::limits::Limits;
 use crate::stop::Stop;
 
+use super::train_journal::{Journal, Kind};
 use super::tune::{GamePosition, replay_wthor};
 use super::{train_data, train_labels};
 
@@ -188,6 +189,14 @@ fn shared_index() -> Vec<u32> {
     shared
 }
 
+/// Where labels are kept between runs: the labelled positions (`--labels`), and the
+/// journal of a labelling run's finished solves and searches (`--label-journal`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LabelFiles<'a> {
+    pub labels: Option<&'a Path>,
+    pub journal: Option<&'a Path>,
+}
+
 /// The weights file `train` writes unless told otherwise: a new file, never the shipped one.
 pub const DEFAULT_OUT: &str = "trained.bin";
 
@@ -203,7 +212,7 @@ pub fn train(
     corpus: Corpus,
     labelling: Labelling,
     search_weights: Option<&Path>,
-    labels: Option<&Path>,
+    files: LabelFiles,
     phase_empties: u32,
     out_path: &Path,
     replace: bool,
@@ -244,7 +253,7 @@ pub fn train(
         return Err("--selfplay-openings needs --selfplay GAMES".into());
     }
     let key = labels_key(&corpus, labelling, search_weights)?;
-    let (samples, counts) = match labels {
+    let (samples, counts) = match files.labels {
         Some(path) if std::fs::symlink_metadata(path).is_ok() => {
             let started = Instant::now();
             let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -262,8 +271,15 @@ pub fn train(
         }
         _ => {
             // Checked before the labelling: its hour is not lost to a bad path.
-            let labels_output = labels.map(|path| Output::check(path, false)).transpose()?;
-            let (samples, counts) = label_corpus(corpus, labelling, out)?;
+            let labels_output = files
+                .labels
+                .map(|path| Output::check(path, false))
+                .transpose()?;
+            let mut journal = files
+                .journal
+                .map(|path| Journal::open(path, &key))
+                .transpose()?;
+            let (samples, counts) = label_corpus(corpus, labelling, journal.as_mut(), out)?;
             if let Some(output) = labels_output {
                 output.write(&train_labels::encode(&key, &counts, &samples))?;
                 writeln!(out, "labels written to {}", output.path().display()).map_err(io)?;
@@ -306,6 +322,7 @@ pub fn train(
 fn label_corpus(
     corpus: Corpus,
     labelling: Labelling,
+    journal: Option<&mut Journal>,
     out: &mut impl std::io::Write,
 ) -> Result<(Vec<Sample>, Vec<SourceCounts>), String> {
     let io = |e: std::io::Error| e.to_string();
@@ -383,7 +400,7 @@ fn label_corpus(
     writeln!(out, "{games} games, {} positions", samples.len()).map_err(io)?;
     if labelling.solve_empties > 0 {
         let started = std::time::Instant::now();
-        let solved = solve_labels(&mut samples, &game_starts, labelling)?;
+        let solved = solve_labels_journaled(&mut samples, &game_starts, labelling, journal)?;
         let searched = match labelling.search_depth {
             0 => String::new(),
             depth => format!(", earlier positions also by searches {depth} plies deep"),
@@ -552,17 +569,125 @@ pub fn solve_labels(
     game_starts: &[usize],
     labelling: Labelling,
 ) -> Result<usize, String> {
-    let solved = in_parallel(
+    solve_labels_journaled(samples, game_starts, labelling, None)
+}
+
+/// [`solve_labels`], with the games and searches that `journal` holds taken from it and
+/// each one finished written to it (see `train_journal.rs`): the same labels, whether
+/// the work was done in one run or over several.
+fn solve_labels_journaled(
+    samples: &mut [Sample],
+    game_starts: &[usize],
+    labelling: Labelling,
+    mut journal: Option<&mut Journal>,
+) -> Result<usize, String> {
+    let solved = journaled(
         split_games(samples, game_starts),
+        Kind::Solved,
+        journal.as_deref_mut(),
         labelling.threads,
         "games solved",
+        |game| game.len(),
         || Solver::try_new(32 << 20),
-        |solver, game| label_game(solver, game, labelling),
+        |solver, game| {
+            label_game(solver, game, labelling);
+            game.iter().map(|sample| sample.label).collect()
+        },
     )?;
-    if labelling.search_depth > 0 {
-        search_labels(samples, game_starts, labelling)?;
+    let mut count = 0;
+    for (game, labels) in split_games(samples, game_starts).into_iter().zip(solved) {
+        for (sample, label) in game.iter_mut().zip(labels) {
+            sample.label = label;
+        }
+        count += game
+            .iter()
+            .position(|sample| sample.empties() <= labelling.solve_empties)
+            .map_or(0, |first| game.len() - first);
     }
-    Ok(solved.into_iter().sum())
+    if labelling.search_depth > 0 {
+        search_labels(samples, game_starts, labelling, journal)?;
+    }
+    Ok(count)
+}
+
+/// Games a journal's run works through between writes: a stopped run loses at most
+/// this many games' work.
+const JOURNAL_CHUNK: usize = 2000;
+
+/// [`in_parallel`] for jobs whose results (`work`'s values, `len` of them for a job) a
+/// journal keeps: the jobs it holds are not run again, and the others are run in chunks,
+/// each written to it as it finishes. Without a journal, [`in_parallel`] itself.
+#[allow(clippy::too_many_arguments)]
+fn journaled<J: Send, S>(
+    jobs: Vec<J>,
+    kind: Kind,
+    journal: Option<&mut Journal>,
+    threads: usize,
+    what: &str,
+    len: impl Fn(&J) -> usize,
+    state: impl Fn() -> Result<S, String> + Sync,
+    work: impl Fn(&mut S, J) -> Vec<f32> + Sync,
+) -> Result<Vec<Vec<f32>>, String> {
+    let Some(journal) = journal else {
+        return in_parallel(jobs, threads, what, state, work);
+    };
+    if journal
+        .last_index(kind)
+        .is_some_and(|last| last >= jobs.len())
+    {
+        return Err(format!(
+            "the label journal has more jobs than these {} {what}: not this corpus's",
+            jobs.len()
+        ));
+    }
+    let total = jobs.len();
+    let mut results: Vec<Option<Vec<f32>>> = Vec::with_capacity(total);
+    let mut todo = Vec::new();
+    for (index, job) in jobs.into_iter().enumerate() {
+        match journal.get(kind, index) {
+            Some(values) if values.len() == len(&job) => results.push(Some(values.to_vec())),
+            Some(values) => {
+                return Err(format!(
+                    "the label journal has {} values for job {index} of the {what}, not {}: \
+                     not this corpus's",
+                    values.len(),
+                    len(&job)
+                ));
+            }
+            None => {
+                results.push(None);
+                todo.push((index, job));
+            }
+        }
+    }
+    if !todo.is_empty() {
+        log::info!(
+            "{} of {total} {what} in the label journal, {} to go",
+            total - todo.len(),
+            todo.len()
+        );
+    }
+    let started = Instant::now();
+    let mut done = total - todo.len();
+    let mut todo = todo.into_iter().peekable();
+    while todo.peek().is_some() {
+        let (indices, chunk): (Vec<usize>, Vec<J>) = todo.by_ref().take(JOURNAL_CHUNK).unzip();
+        let values = in_parallel(chunk, threads, what, &state, &work)?;
+        for (index, values) in indices.into_iter().zip(values) {
+            journal.append(kind, index, &values);
+            results[index] = Some(values);
+        }
+        journal.sync()?;
+        done += JOURNAL_CHUNK.min(total - done);
+        log::info!(
+            "{done} of {total} {what} in the label journal, {:.0} s",
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(results
+        .into_iter()
+        .map(|values| values.expect("every job run or journaled"))
+        .collect())
 }
 
 /// The games of `samples`, each from its start in `game_starts` to the next.
@@ -672,6 +797,7 @@ fn search_labels(
     samples: &mut [Sample],
     game_starts: &[usize],
     labelling: Labelling,
+    journal: Option<&mut Journal>,
 ) -> Result<(), String> {
     const NONE: u32 = u32::MAX;
     let searched = |sample: &Sample| sample.empties() > labelling.solve_empties;
@@ -707,10 +833,13 @@ fn search_labels(
         depth: Some(labelling.search_depth),
         ..Limits::default()
     };
-    let scores: Vec<f32> = in_parallel(
+    let scores: Vec<f32> = journaled(
         jobs,
+        Kind::Searched,
+        journal,
         labelling.threads,
         "games searched",
+        Vec::len,
         || {
             let start = Othello::new(8, labelling.rule).map_err(|e| e.to_string())?;
             Searcher::new(&start, SEARCH_MEGABYTES)
@@ -1120,6 +1249,11 @@ pub struct TrainArgs {
     /// and sources), so that a refit skips the solves and searches.
     #[arg(long)]
     pub labels: Option<std::path::PathBuf>,
+    /// Keeps each solved game and searched game of the labelling in this file as it
+    /// finishes, and takes those already there: a stopped run resumes where it stopped,
+    /// with the same labels (the file must come from the same options and sources).
+    #[arg(long)]
+    pub label_journal: Option<std::path::PathBuf>,
     /// Empties per band of the weights (each band has its own table), 1 to 30.
     #[arg(long, default_value_t = DEFAULT_PHASE_EMPTIES, value_parser = clap::value_parser!(u32).range(1..=30))]
     pub phase_empties: u32,
@@ -1149,7 +1283,10 @@ impl TrainArgs {
                 threads: self.threads,
             },
             self.search_weights.as_deref(),
-            self.labels.as_deref(),
+            LabelFiles {
+                labels: self.labels.as_deref(),
+                journal: self.label_journal.as_deref(),
+            },
             self.phase_empties,
             &self.out,
             self.force,
@@ -1565,7 +1702,15 @@ mod tests {
         let out_path = dir.join("never-written.bin");
         let mut out = Vec::new();
         let result = train(
-            corpus, labelling, None, None, 6, &out_path, false, false, &mut out,
+            corpus,
+            labelling,
+            None,
+            LabelFiles::default(),
+            6,
+            &out_path,
+            false,
+            false,
+            &mut out,
         );
         let text = String::from_utf8(out).unwrap();
         assert_eq!(result, Ok(()), "{text}");
@@ -1599,7 +1744,15 @@ mod tests {
         };
         let mut out = Vec::new();
         train(
-            kept, labelling, None, None, 6, &out_path, false, false, &mut out,
+            kept,
+            labelling,
+            None,
+            LabelFiles::default(),
+            6,
+            &out_path,
+            false,
+            false,
+            &mut out,
         )
         .unwrap();
         let text = String::from_utf8(out).unwrap();
@@ -1616,7 +1769,7 @@ mod tests {
             },
             labelling,
             None,
-            None,
+            LabelFiles::default(),
             6,
             &out_path,
             false,
@@ -1635,27 +1788,7 @@ mod tests {
     fn labels_file_is_written_then_read_for_the_same_options_only() {
         let dir = std::env::temp_dir().join(format!("arbor-train-labels-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let mut rng = StdRng::seed_from_u64(11);
-        let mut records = String::new();
-        for _ in 0..30 {
-            let mut game = Othello::new(8, Rule::Normal).unwrap();
-            let mut moves = Vec::new();
-            let mut text = String::new();
-            loop {
-                game.generate_moves(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                let mv = moves[rng.random_range(0..moves.len())];
-                if mv != Move::PASS {
-                    text += &game.format_move(mv);
-                }
-                game.make(mv);
-            }
-            let black = game.discs(crate::game::Side::Black).count_ones() as i32;
-            let white = game.discs(crate::game::Side::White).count_ones() as i32;
-            records += &format!("{text} {}\n", (black - white).signum());
-        }
+        let records = random_records(30, 11);
         let records_path = dir.join("records.txt");
         std::fs::write(&records_path, records).unwrap();
         let corpus = Corpus {
@@ -1676,7 +1809,10 @@ mod tests {
                 corpus,
                 labelling,
                 None,
-                Some(&labels),
+                LabelFiles {
+                    labels: Some(&labels),
+                    journal: None,
+                },
                 6,
                 &out_path,
                 false,
@@ -1707,6 +1843,105 @@ mod tests {
         let error = run(other, "third.bin").unwrap_err();
         assert!(error.contains("made for other options"), "{error}");
         assert_eq!(std::fs::read(&labels).unwrap(), kept);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// `count` random games in Egaroucid's record format (moves, then the winner).
+    fn random_records(count: usize, seed: u64) -> String {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut records = String::new();
+        for _ in 0..count {
+            let mut game = Othello::new(8, Rule::Normal).unwrap();
+            let mut moves = Vec::new();
+            let mut text = String::new();
+            loop {
+                game.generate_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.random_range(0..moves.len())];
+                if mv != Move::PASS {
+                    text += &game.format_move(mv);
+                }
+                game.make(mv);
+            }
+            let black = game.discs(crate::game::Side::Black).count_ones() as i32;
+            let white = game.discs(crate::game::Side::White).count_ones() as i32;
+            records += &format!("{text} {}\n", (black - white).signum());
+        }
+        records
+    }
+
+    /// `--label-journal`: a run stopped part way (its journal cut, as a stopped process
+    /// leaves it) resumes from the journal, and the labels come out the bytes of a run
+    /// without one; a finished journal labels without solving or searching again.
+    #[test]
+    fn a_label_journal_resumes_to_the_same_labels() {
+        let dir = std::env::temp_dir().join(format!("arbor-train-journal-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let records_path = dir.join("records.txt");
+        std::fs::write(&records_path, random_records(24, 5)).unwrap();
+        let corpus = Corpus {
+            egaroucid: Some(&records_path),
+            ..Corpus::default()
+        };
+        let labelling = Labelling {
+            rule: Rule::Normal,
+            solve_empties: 8,
+            search_depth: 2,
+            threads: 2,
+        };
+        let journal = dir.join("journal.bin");
+        let run = |name: &str, journal: Option<&Path>| {
+            let labels = dir.join(name);
+            let files = LabelFiles {
+                labels: Some(&labels),
+                journal,
+            };
+            let out_path = dir.join("unused.bin");
+            let mut out = Vec::new();
+            train(
+                corpus, labelling, None, files, 6, &out_path, false, false, &mut out,
+            )
+            .unwrap();
+            std::fs::read(&labels).unwrap()
+        };
+        let plain = run("plain.bin", None);
+        assert_eq!(run("journaled.bin", Some(&journal)), plain);
+        let whole = std::fs::read(&journal).unwrap();
+        // Stopped part way, among the solves and among the searches: the header and
+        // some of the records, the last one cut.
+        for (k, fifths) in [2, 4].into_iter().enumerate() {
+            std::fs::write(&journal, &whole[..whole.len() * fifths / 5]).unwrap();
+            assert_eq!(run(&format!("resumed-{k}.bin"), Some(&journal)), plain);
+            assert_eq!(std::fs::read(&journal).unwrap().len(), whole.len());
+        }
+        let resumed = std::fs::read(&journal).unwrap();
+        // Nothing left to do: the journal is read, not added to.
+        assert_eq!(run("again.bin", Some(&journal)), plain);
+        assert_eq!(std::fs::read(&journal).unwrap(), resumed);
+        // Other options: refused, the journal kept.
+        let deeper = Labelling {
+            search_depth: 3,
+            ..labelling
+        };
+        let error = train(
+            corpus,
+            deeper,
+            None,
+            LabelFiles {
+                labels: None,
+                journal: Some(&journal),
+            },
+            6,
+            &dir.join("unused.bin"),
+            false,
+            false,
+            &mut Vec::new(),
+        )
+        .unwrap_err();
+        assert!(error.contains("other options"), "{error}");
+        assert_eq!(std::fs::read(&journal).unwrap(), resumed);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
