@@ -27,7 +27,7 @@
 //! N of seed S is the same whatever the thread count (ChaCha8 stream N of seed S, a table
 //! cleared per game).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use std::time::Instant;
@@ -52,7 +52,7 @@ use crate::search::Searcher;
 use crate::search::limits::Limits;
 use crate::stop::Stop;
 
-use super::train_journal::{Journal, Kind};
+use super::train_journal::{Journal, Kind, Shard};
 use super::tune::{GamePosition, replay_wthor};
 use super::{train_data, train_labels};
 
@@ -194,7 +194,11 @@ fn shared_index() -> Vec<u32> {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct LabelFiles<'a> {
     pub labels: Option<&'a Path>,
-    pub journal: Option<&'a Path>,
+    /// Journals read in turn (other shards' beside this run's); new records go to the
+    /// first.
+    pub journals: &'a [PathBuf],
+    /// Only this shard's solves and searches, into the first journal; no labels or fit.
+    pub shard: Option<Shard>,
 }
 
 /// The weights file `train` writes unless told otherwise: a new file, never the shipped one.
@@ -232,6 +236,21 @@ pub fn train(
     } else {
         None
     };
+    if let Some(shard) = files.shard {
+        let problem = if files.journals.is_empty() {
+            Some("needs --label-journal, where its work goes")
+        } else if files.labels.is_some() || fit_weights {
+            Some("labels its share only: give --no-fit and no --labels")
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            return Err(format!(
+                "--label-shard {}/{}: {problem}",
+                shard.index, shard.count
+            ));
+        }
+    }
     if let Some(path) = search_weights {
         std::fs::read(path)
             .map_err(|e| e.to_string())
@@ -275,11 +294,30 @@ pub fn train(
                 .labels
                 .map(|path| Output::check(path, false))
                 .transpose()?;
-            let mut journal = files
-                .journal
-                .map(|path| Journal::open(path, &key))
-                .transpose()?;
-            let (samples, counts) = label_corpus(corpus, labelling, journal.as_mut(), out)?;
+            let mut journal = match files.journals.split_first() {
+                Some((first, others)) => {
+                    let mut journal = Journal::open(first, &key)?;
+                    for path in others {
+                        journal.read_more(path, &key)?;
+                    }
+                    journal.set_shard(files.shard);
+                    Some(journal)
+                }
+                None => None,
+            };
+            let Some((samples, counts)) = label_corpus(corpus, labelling, journal.as_mut(), out)?
+            else {
+                let shard = files.shard.expect("labels are whole unless sharded");
+                writeln!(
+                    out,
+                    "label shard {}/{} done: its solves and searches are in {}",
+                    shard.index,
+                    shard.count,
+                    files.journals[0].display()
+                )
+                .map_err(io)?;
+                return Ok(());
+            };
             if let Some(output) = labels_output {
                 output.write(&train_labels::encode(&key, &counts, &samples))?;
                 writeln!(out, "labels written to {}", output.path().display()).map_err(io)?;
@@ -317,14 +355,18 @@ pub fn train(
     Ok(())
 }
 
+/// The labelled positions and what each source gave.
+type Labelled = (Vec<Sample>, Vec<SourceCounts>);
+
 /// Reads the corpus's games, labels their positions and, unless told to keep them, merges
-/// the duplicates: the positions and the counts per source.
+/// the duplicates: the positions and the counts per source; `None` when the journal's
+/// shard is done and the labels are not whole.
 fn label_corpus(
     corpus: Corpus,
     labelling: Labelling,
     journal: Option<&mut Journal>,
     out: &mut impl std::io::Write,
-) -> Result<(Vec<Sample>, Vec<SourceCounts>), String> {
+) -> Result<Option<Labelled>, String> {
     let io = |e: std::io::Error| e.to_string();
     let mut samples = Vec::new();
     let mut game_starts = Vec::new();
@@ -400,7 +442,10 @@ fn label_corpus(
     writeln!(out, "{games} games, {} positions", samples.len()).map_err(io)?;
     if labelling.solve_empties > 0 {
         let started = std::time::Instant::now();
-        let solved = solve_labels_journaled(&mut samples, &game_starts, labelling, journal)?;
+        let Some(solved) = solve_labels_journaled(&mut samples, &game_starts, labelling, journal)?
+        else {
+            return Ok(None);
+        };
         let searched = match labelling.search_depth {
             0 => String::new(),
             depth => format!(", earlier positions also by searches {depth} plies deep"),
@@ -424,7 +469,7 @@ fn label_corpus(
         )
         .map_err(io)?;
     }
-    Ok((samples, counts))
+    Ok(Some((samples, counts)))
 }
 
 /// A line per source: what was read and what the de-duplication removed.
@@ -569,18 +614,22 @@ pub fn solve_labels(
     game_starts: &[usize],
     labelling: Labelling,
 ) -> Result<usize, String> {
-    solve_labels_journaled(samples, game_starts, labelling, None)
+    Ok(
+        solve_labels_journaled(samples, game_starts, labelling, None)?
+            .expect("every game is labelled without a shard"),
+    )
 }
 
 /// [`solve_labels`], with the games and searches that `journal` holds taken from it and
 /// each one finished written to it (see `train_journal.rs`): the same labels, whether
-/// the work was done in one run or over several.
+/// the work was done in one run or over several. `None` when the journal's shard is
+/// done and the labels are not whole.
 fn solve_labels_journaled(
     samples: &mut [Sample],
     game_starts: &[usize],
     labelling: Labelling,
     mut journal: Option<&mut Journal>,
-) -> Result<usize, String> {
+) -> Result<Option<usize>, String> {
     let solved = journaled(
         split_games(samples, game_starts),
         Kind::Solved,
@@ -594,8 +643,17 @@ fn solve_labels_journaled(
             game.iter().map(|sample| sample.label).collect()
         },
     )?;
+    if solved.iter().any(Option::is_none) {
+        if labelling.search_depth > 0 {
+            search_labels(samples, game_starts, labelling, journal)?;
+        }
+        return Ok(None);
+    }
     let mut count = 0;
-    for (game, labels) in split_games(samples, game_starts).into_iter().zip(solved) {
+    for (game, labels) in split_games(samples, game_starts)
+        .into_iter()
+        .zip(solved.into_iter().flatten())
+    {
         for (sample, label) in game.iter_mut().zip(labels) {
             sample.label = label;
         }
@@ -604,10 +662,10 @@ fn solve_labels_journaled(
             .position(|sample| sample.empties() <= labelling.solve_empties)
             .map_or(0, |first| game.len() - first);
     }
-    if labelling.search_depth > 0 {
-        search_labels(samples, game_starts, labelling, journal)?;
+    if labelling.search_depth > 0 && !search_labels(samples, game_starts, labelling, journal)? {
+        return Ok(None);
     }
-    Ok(count)
+    Ok(Some(count))
 }
 
 /// Games a journal's run works through between writes: a stopped run loses at most
@@ -615,8 +673,9 @@ fn solve_labels_journaled(
 const JOURNAL_CHUNK: usize = 2000;
 
 /// [`in_parallel`] for jobs whose results (`work`'s values, `len` of them for a job) a
-/// journal keeps: the jobs it holds are not run again, and the others are run in chunks,
-/// each written to it as it finishes. Without a journal, [`in_parallel`] itself.
+/// journal keeps: the jobs it holds are not run again, and the others (of the journal's
+/// shard) are run in chunks, each written to it as it finishes. Without a journal,
+/// [`in_parallel`] itself. `None` for the jobs of other shards not in the journal.
 #[allow(clippy::too_many_arguments)]
 fn journaled<J: Send, S>(
     jobs: Vec<J>,
@@ -627,9 +686,10 @@ fn journaled<J: Send, S>(
     len: impl Fn(&J) -> usize,
     state: impl Fn() -> Result<S, String> + Sync,
     work: impl Fn(&mut S, J) -> Vec<f32> + Sync,
-) -> Result<Vec<Vec<f32>>, String> {
+) -> Result<Vec<Option<Vec<f32>>>, String> {
     let Some(journal) = journal else {
-        return in_parallel(jobs, threads, what, state, work);
+        let results = in_parallel(jobs, threads, what, state, work)?;
+        return Ok(results.into_iter().map(Some).collect());
     };
     if journal
         .last_index(kind)
@@ -642,10 +702,14 @@ fn journaled<J: Send, S>(
     }
     let total = jobs.len();
     let mut results: Vec<Option<Vec<f32>>> = Vec::with_capacity(total);
+    let mut journaled = 0;
     let mut todo = Vec::new();
     for (index, job) in jobs.into_iter().enumerate() {
         match journal.get(kind, index) {
-            Some(values) if values.len() == len(&job) => results.push(Some(values.to_vec())),
+            Some(values) if values.len() == len(&job) => {
+                results.push(Some(values.to_vec()));
+                journaled += 1;
+            }
             Some(values) => {
                 return Err(format!(
                     "the label journal has {} values for job {index} of the {what}, not {}: \
@@ -656,38 +720,36 @@ fn journaled<J: Send, S>(
             }
             None => {
                 results.push(None);
-                todo.push((index, job));
+                if journal.does(index) {
+                    todo.push((index, job));
+                }
             }
         }
     }
     if !todo.is_empty() {
         log::info!(
-            "{} of {total} {what} in the label journal, {} to go",
-            total - todo.len(),
+            "{journaled} of {total} {what} in the label journal, {} to go here",
             todo.len()
         );
     }
     let started = Instant::now();
-    let mut done = total - todo.len();
+    let mut done = journaled;
     let mut todo = todo.into_iter().peekable();
     while todo.peek().is_some() {
         let (indices, chunk): (Vec<usize>, Vec<J>) = todo.by_ref().take(JOURNAL_CHUNK).unzip();
         let values = in_parallel(chunk, threads, what, &state, &work)?;
+        done += indices.len();
         for (index, values) in indices.into_iter().zip(values) {
             journal.append(kind, index, &values);
             results[index] = Some(values);
         }
         journal.sync()?;
-        done += JOURNAL_CHUNK.min(total - done);
         log::info!(
             "{done} of {total} {what} in the label journal, {:.0} s",
             started.elapsed().as_secs_f64()
         );
     }
-    Ok(results
-        .into_iter()
-        .map(|values| values.expect("every job run or journaled"))
-        .collect())
+    Ok(results)
 }
 
 /// The games of `samples`, each from its start in `game_starts` to the next.
@@ -790,6 +852,8 @@ fn label_game(solver: &mut Solver, game: &mut [Sample], labelling: Labelling) ->
 /// A game that ends before `solve_empties` has no solved label (its final result carries
 /// the players' errors), so its positions take the search's score alone.
 ///
+/// `false` when the journal's shard is done and the labels are not whole.
+///
 /// Each position is searched once up to symmetry (the openings of a big corpus repeat
 /// many times over): in the game that reaches it first, with the table cleared per game,
 /// so the labels do not depend on which thread searched.
@@ -798,7 +862,7 @@ fn search_labels(
     game_starts: &[usize],
     labelling: Labelling,
     journal: Option<&mut Journal>,
-) -> Result<(), String> {
+) -> Result<bool, String> {
     const NONE: u32 = u32::MAX;
     let searched = |sample: &Sample| sample.empties() > labelling.solve_empties;
     // Each position's index among the distinct ones, and those each game reaches first.
@@ -833,7 +897,7 @@ fn search_labels(
         depth: Some(labelling.search_depth),
         ..Limits::default()
     };
-    let scores: Vec<f32> = journaled(
+    let per_game = journaled(
         jobs,
         Kind::Searched,
         journal,
@@ -854,10 +918,11 @@ fn search_labels(
                 })
                 .collect::<Vec<f32>>()
         },
-    )?
-    .into_iter()
-    .flatten()
-    .collect();
+    )?;
+    if per_game.iter().any(Option::is_none) {
+        return Ok(false);
+    }
+    let scores: Vec<f32> = per_game.into_iter().flatten().flatten().collect();
     for (k, game) in split_games(samples, game_starts).into_iter().enumerate() {
         let weight = if game.iter().any(|sample| !searched(sample)) {
             SEARCH_WEIGHT
@@ -870,7 +935,7 @@ fn search_labels(
             }
         }
     }
-    Ok(())
+    Ok(true)
 }
 
 /// Plays `count` self-play games under `labelling.rule` (see the module's header) on
@@ -1252,8 +1317,15 @@ pub struct TrainArgs {
     /// Keeps each solved game and searched game of the labelling in this file as it
     /// finishes, and takes those already there: a stopped run resumes where it stopped,
     /// with the same labels (the file must come from the same options and sources).
+    /// Given several times, the journals of other shards are read beside the first
+    /// (which alone is written).
     #[arg(long)]
-    pub label_journal: Option<std::path::PathBuf>,
+    pub label_journal: Vec<std::path::PathBuf>,
+    /// Does only this shard's share of the solves and searches, K/N (jobs whose number
+    /// leaves K when divided by N), into --label-journal, for one machine of N; a run
+    /// given every shard's journal writes the labels. Needs --no-fit and no --labels.
+    #[arg(long)]
+    pub label_shard: Option<Shard>,
     /// Empties per band of the weights (each band has its own table), 1 to 30.
     #[arg(long, default_value_t = DEFAULT_PHASE_EMPTIES, value_parser = clap::value_parser!(u32).range(1..=30))]
     pub phase_empties: u32,
@@ -1285,7 +1357,8 @@ impl TrainArgs {
             self.search_weights.as_deref(),
             LabelFiles {
                 labels: self.labels.as_deref(),
-                journal: self.label_journal.as_deref(),
+                journals: &self.label_journal,
+                shard: self.label_shard,
             },
             self.phase_empties,
             &self.out,
@@ -1811,7 +1884,7 @@ mod tests {
                 None,
                 LabelFiles {
                     labels: Some(&labels),
-                    journal: None,
+                    ..LabelFiles::default()
                 },
                 6,
                 &out_path,
@@ -1892,11 +1965,13 @@ mod tests {
             threads: 2,
         };
         let journal = dir.join("journal.bin");
-        let run = |name: &str, journal: Option<&Path>| {
+        let journals = [journal.clone()];
+        let run = |name: &str, journals: &[PathBuf]| {
             let labels = dir.join(name);
             let files = LabelFiles {
                 labels: Some(&labels),
-                journal,
+                journals,
+                shard: None,
             };
             let out_path = dir.join("unused.bin");
             let mut out = Vec::new();
@@ -1906,19 +1981,19 @@ mod tests {
             .unwrap();
             std::fs::read(&labels).unwrap()
         };
-        let plain = run("plain.bin", None);
-        assert_eq!(run("journaled.bin", Some(&journal)), plain);
+        let plain = run("plain.bin", &[]);
+        assert_eq!(run("journaled.bin", &journals), plain);
         let whole = std::fs::read(&journal).unwrap();
         // Stopped part way, among the solves and among the searches: the header and
         // some of the records, the last one cut.
         for (k, fifths) in [2, 4].into_iter().enumerate() {
             std::fs::write(&journal, &whole[..whole.len() * fifths / 5]).unwrap();
-            assert_eq!(run(&format!("resumed-{k}.bin"), Some(&journal)), plain);
+            assert_eq!(run(&format!("resumed-{k}.bin"), &journals), plain);
             assert_eq!(std::fs::read(&journal).unwrap().len(), whole.len());
         }
         let resumed = std::fs::read(&journal).unwrap();
         // Nothing left to do: the journal is read, not added to.
-        assert_eq!(run("again.bin", Some(&journal)), plain);
+        assert_eq!(run("again.bin", &journals), plain);
         assert_eq!(std::fs::read(&journal).unwrap(), resumed);
         // Other options: refused, the journal kept.
         let deeper = Labelling {
@@ -1930,8 +2005,8 @@ mod tests {
             deeper,
             None,
             LabelFiles {
-                labels: None,
-                journal: Some(&journal),
+                journals: &journals,
+                ..LabelFiles::default()
             },
             6,
             &dir.join("unused.bin"),
@@ -1942,7 +2017,78 @@ mod tests {
         .unwrap_err();
         assert!(error.contains("other options"), "{error}");
         assert_eq!(std::fs::read(&journal).unwrap(), resumed);
+
+        // Three shards, one journal each as on three machines, then one run that reads
+        // them all: the labels of one run, and nothing solved or searched again.
+        let shards: Vec<PathBuf> = (0..3).map(|k| dir.join(format!("shard-{k}.bin"))).collect();
+        for (k, path) in shards.iter().enumerate() {
+            let mut out = Vec::new();
+            let files = LabelFiles {
+                journals: std::slice::from_ref(path),
+                shard: Some(Shard { index: k, count: 3 }),
+                ..LabelFiles::default()
+            };
+            train(
+                corpus,
+                labelling,
+                None,
+                files,
+                6,
+                &dir.join("unused.bin"),
+                false,
+                false,
+                &mut out,
+            )
+            .unwrap();
+            let text = String::from_utf8(out).unwrap();
+            assert!(text.contains(&format!("label shard {k}/3 done")), "{text}");
+            assert!(!text.contains("labelled by"), "{text}");
+        }
+        let sizes: Vec<u64> = shards
+            .iter()
+            .map(|path| std::fs::metadata(path).unwrap().len())
+            .collect();
+        assert!(
+            sizes
+                .iter()
+                .all(|&size| size * 5 < resumed.len() as u64 * 2),
+            "{sizes:?}"
+        );
+        let merged = dir.join("merged.bin");
+        let all: Vec<PathBuf> = std::iter::once(merged.clone())
+            .chain(shards.iter().cloned())
+            .collect();
+        assert_eq!(run("sharded.bin", &all), plain);
+        // The shards' records were all there: the first journal got none.
+        assert_eq!(
+            std::fs::metadata(&merged).unwrap().len() as usize,
+            8 + 4 + key_len(&all[1]) + 8
+        );
+        let sharded = LabelFiles {
+            journals: &shards[..1],
+            shard: Some(Shard { index: 0, count: 3 }),
+            labels: Some(&merged),
+        };
+        let error = train(
+            corpus,
+            labelling,
+            None,
+            sharded,
+            6,
+            &dir.join("unused.bin"),
+            false,
+            false,
+            &mut Vec::new(),
+        )
+        .unwrap_err();
+        assert!(error.contains("give --no-fit and no --labels"), "{error}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The length of the key in a journal's header.
+    fn key_len(journal: &Path) -> usize {
+        let bytes = std::fs::read(journal).unwrap();
+        u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize
     }
 
     /// Every position of `games` random games, labelled by its disc difference; one game

@@ -10,6 +10,11 @@
 //! labelling options: its header carries the `--labels` key, and a journal made under
 //! another key is refused, never overwritten.
 //!
+//! A labelling too long for one machine is split into shards (`--label-shard K/N`: the
+//! jobs whose index leaves K when divided by N), each machine keeping its own journal;
+//! a run that reads them all (`--label-journal` once per file) has every job and writes
+//! the labels, the same bytes as one machine would.
+//!
 //! Layout, little-endian: `ARBORLJ1`; the key's length (u32) and UTF-8 bytes; the
 //! FNV-1a digest (u64) of all before it. Then records, each: its kind (u8: 0 solved, 1
 //! searched), the job's index (u32), the number of values (u32), the values (f32 each),
@@ -37,13 +42,47 @@ pub enum Kind {
     Searched = 1,
 }
 
-/// An open journal: the records read from it, and the file to append new ones to.
+/// One of `count` shards of a labelling: the jobs whose index leaves `index` when
+/// divided by `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// Whether job `job` is this shard's.
+    pub fn owns(&self, job: usize) -> bool {
+        job % self.count == self.index
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    /// `K/N`, K from 0 to N - 1, N from 1 to 1,000,000.
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let bad = || format!("'{text}': a shard is K/N, K from 0 to N - 1, N from 1 to 1000000");
+        let (index, count) = text.split_once('/').ok_or_else(bad)?;
+        let index: usize = index.parse().map_err(|_| bad())?;
+        let count: usize = count.parse().map_err(|_| bad())?;
+        if count == 0 || count > 1_000_000 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// An open journal: the records read from it (and from any other journals of the same
+/// labelling read beside it), and the file to append new ones to.
 pub struct Journal {
     path: PathBuf,
     file: File,
     records: HashMap<(Kind, u32), Vec<f32>>,
     /// Records appended since the last `sync`.
     pending: Vec<u8>,
+    /// The jobs this run does, when it does only its shard's.
+    shard: Option<Shard>,
 }
 
 impl Journal {
@@ -95,7 +134,43 @@ impl Journal {
             file,
             records,
             pending: Vec::new(),
+            shard: None,
         })
+    }
+
+    /// Adds the records of the journal at `path` (another shard's, made under the same
+    /// `key`) without writing to it; a record cut short there ends what is read.
+    pub fn read_more(&mut self, path: &Path, key: &str) -> Result<(), String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let header = header(key);
+        if !bytes.starts_with(MAGIC) {
+            return Err(format!("{}: not an arbor label journal", path.display()));
+        }
+        if !bytes.starts_with(&header) {
+            return Err(format!(
+                "{}: a label journal of other options or sources",
+                path.display()
+            ));
+        }
+        let (records, good) = read_records(&bytes[header.len()..]);
+        if header.len() + good < bytes.len() {
+            log::warn!(
+                "{}: a record cut short, and what follows it, not read",
+                path.display()
+            );
+        }
+        self.records.extend(records);
+        Ok(())
+    }
+
+    /// From now on this run does only `shard`'s jobs (all with `None`).
+    pub fn set_shard(&mut self, shard: Option<Shard>) {
+        self.shard = shard;
+    }
+
+    /// Whether this run does job `job`.
+    pub fn does(&self, job: usize) -> bool {
+        self.shard.is_none_or(|shard| shard.owns(job))
     }
 
     /// The values of job `index` of this kind, if a run finished it.
@@ -245,6 +320,39 @@ mod tests {
         let error = Journal::open(&path, "rule normal").err().unwrap();
         assert!(error.contains("not an arbor label journal"), "{error}");
         std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn shards_parse_and_split_the_jobs() {
+        let shard: Shard = "2/3".parse().unwrap();
+        assert_eq!(shard, Shard { index: 2, count: 3 });
+        assert_eq!(
+            (0..9).filter(|&job| shard.owns(job)).collect::<Vec<_>>(),
+            [2, 5, 8]
+        );
+        assert!("0/1".parse::<Shard>().unwrap().owns(7));
+        for bad in ["3/3", "1/0", "-1/2", "1", "a/b", "1/2/3", "0/1000001", ""] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn other_journals_are_read_beside_without_being_written() {
+        let (first, second) = (temp("first"), temp("second"));
+        let mut journal = Journal::open(&second, "k").unwrap();
+        journal.append(Kind::Searched, 1, &[4.0]);
+        journal.sync().unwrap();
+        drop(journal);
+        let kept = std::fs::read(&second).unwrap();
+        let mut journal = Journal::open(&first, "k").unwrap();
+        journal.read_more(&second, "k").unwrap();
+        assert_eq!(journal.get(Kind::Searched, 1), Some(&[4.0][..]));
+        assert!(journal.read_more(&second, "other").is_err());
+        journal.append(Kind::Searched, 0, &[3.0]);
+        journal.sync().unwrap();
+        assert_eq!(std::fs::read(&second).unwrap(), kept);
+        std::fs::remove_file(&first).unwrap();
+        std::fs::remove_file(&second).unwrap();
     }
 
     #[test]
