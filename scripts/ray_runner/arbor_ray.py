@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs arbor match, solve and self-play campaigns on a Ray cluster by driving the arbor binary.
+"""Runs arbor match, solve, self-play and labelling campaigns on a Ray cluster by driving the arbor binary.
 
 match: the match is cut into --shards slices (`arbor match --shard I/N`); each runs as
 a Ray task with one CPU and sends back its JSON lines. After every finished shard the
@@ -18,6 +18,16 @@ joined in shard order into one dataset file (DIR/selfplay.txt), byte for byte th
 `arbor selfplay` without --shard writes. Running the same command again plays only the
 missing shards. Without Ray (not installed, or --local) the shards are played here one
 after another, each with all the cores.
+
+label: the solves and searches of an `arbor train` labelling (Othello) are cut into
+--shards shares (`arbor train --label-shard K/N`, the jobs whose number leaves K when
+divided by N); each runs as a Ray task with one CPU and sends back its label journal,
+kept in --out as DIR/shard-K-of-N.bin. When every shard is there, one `arbor train`
+reading all the journals writes the labels file (--labels), byte for byte the file one
+run without shards writes; fit from it with `arbor train ... --labels FILE`. Running the
+same command again labels only the missing shards. Every machine needs the training
+sources at the same paths. Without Ray (not installed, or --local) the shards are
+labelled here one after another, each with all the cores.
 
 campaign: the rounds of an `arbor solve split` campaign in --dir: each round's tasks
 not yet answered in DIR/results.jsonl are dealt to Ray tasks as above, their results
@@ -113,6 +123,16 @@ def selfplay_shard(arbor, selfplay_args, index, count, threads, cwd):
                    "--threads", str(threads), "--out", str(path)]
         run_arbor(command, cwd=cwd if os.path.isdir(cwd) else None)
         return path.read_text()
+
+
+def label_shard(arbor, train_args, index, count, threads, cwd):
+    """One share of a labelling's solves and searches; returns its journal (bytes)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "journal.bin"
+        command = [arbor, "train", *train_args, "--label-shard", f"{index}/{count}",
+                   "--label-journal", str(path), "--no-fit", "--threads", str(threads)]
+        run_arbor(command, cwd=cwd if os.path.isdir(cwd) else None)
+        return path.read_bytes()
 
 
 def merge(arbor, files, sprt):
@@ -304,6 +324,71 @@ def run_selfplay(ray, args):
           f"({time.monotonic() - start:.1f} s)", flush=True)
 
 
+def run_label(ray, args):
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    # The shards of one labelling only: the arguments are kept beside them.
+    campaign = {"shards": args.shards, "train": args.train_args}
+    record = out / "campaign.json"
+    if record.exists():
+        before = json.loads(record.read_text())
+        if before != campaign:
+            sys.exit(f"arbor_ray: {out} holds the shards of another labelling "
+                     f"({json.dumps(before)}): give its arguments or another --out")
+    else:
+        write_whole(record, json.dumps(campaign) + "\n")
+    count = args.shards
+    shard_path = lambda index: out / f"shard-{index}-of-{count}.bin"  # noqa: E731
+    todo = [index for index in range(count) if not shard_path(index).exists()]
+    if len(todo) < count:
+        print(f"{count - len(todo)} of {count} shards already in {out}", flush=True)
+    start = time.monotonic()
+    cwd = os.getcwd()
+    threads = args.cpus or os.cpu_count() or 1
+
+    def finished(index, journal, done):
+        partial = shard_path(index).with_suffix(".part")
+        partial.write_bytes(journal)
+        os.replace(partial, shard_path(index))
+        elapsed = time.monotonic() - start
+        print(f"shard {index} done ({done}/{count}, {elapsed:.1f} s): {len(journal)} bytes", flush=True)
+
+    done = count - len(todo)
+    if ray is None:
+        for index in todo:
+            done += 1
+            finished(index, label_shard(args.arbor, args.train_args, index, count, threads, cwd), done)
+    else:
+        shard = ray.remote(num_cpus=1)(label_shard)
+        parallel = args.parallel or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        running = {}
+        while todo or running:
+            while todo and len(running) < parallel:
+                index = todo.pop(0)
+                running[shard.remote(args.arbor, args.train_args, index, count, 1, cwd)] = index
+            ready, _ = ray.wait(list(running), num_returns=1)
+            index = running.pop(ready[0])
+            try:
+                journal = ray.get(ready[0])
+            except Exception as error:  # the task's own error, raised again by Ray
+                for ref in running:
+                    ray.cancel(ref)
+                sys.exit(f"arbor_ray: shard {index} failed: {error}")
+            done += 1
+            finished(index, journal, done)
+    with tempfile.TemporaryDirectory() as scratch:
+        # The first journal is the one a run writes to: a new, empty one, since the
+        # shards hold every job.
+        journals = [Path(scratch) / "none.bin"] + [shard_path(index) for index in range(count)]
+        command = [args.arbor, "train", *args.train_args, "--labels", str(args.labels),
+                   "--no-fit", "--threads", str(threads)]
+        for journal in journals:
+            command += ["--label-journal", str(journal)]
+        run_arbor(command, cwd=cwd)
+    print(f"labels of {count} shards written to {args.labels} ({time.monotonic() - start:.1f} s)",
+          flush=True)
+
+
 def task_key(task):
     """What a task asks (as `arbor solve --jsonl --resume` matches it)."""
     return (task["position"], task.get("rule", "normal"), task.get("alpha"), task.get("beta"))
@@ -398,6 +483,13 @@ def main(argv=None):
     selfplay.add_argument("--parallel", type=int, help="shards at once (default: the cluster's CPUs)")
     selfplay.add_argument("--local", action="store_true", help="without Ray: the shards one after another here")
     selfplay.add_argument("selfplay_args", nargs=argparse.REMAINDER, help="-- then arbor selfplay options")
+    label = commands.add_parser("label", help="an arbor train labelling in shards, joined into one labels file")
+    label.add_argument("--shards", type=int, required=True, help="shares of the labelling's jobs")
+    label.add_argument("--out", required=True, help="directory for the shards' journals")
+    label.add_argument("--labels", required=True, help="the labels file to write (arbor train --labels)")
+    label.add_argument("--parallel", type=int, help="shards at once (default: the cluster's CPUs)")
+    label.add_argument("--local", action="store_true", help="without Ray: the shards one after another here")
+    label.add_argument("train_args", nargs=argparse.REMAINDER, help="-- then arbor train options")
     campaign = commands.add_parser("campaign", help="the rounds of an arbor solve split campaign")
     campaign.add_argument("--dir", required=True, help="holds round-1.jsonl (arbor solve split); results go here")
     campaign.add_argument("--chunks", type=int, default=64, help="Ray tasks per round at most")
@@ -410,6 +502,16 @@ def main(argv=None):
             parser.error("--shards must be at least 1")
         if any(word.split("=")[0] in ("--shard", "--out", "--threads") for word in args.selfplay_args):
             parser.error("the runner sets --shard, --threads and --out; give --out to the runner")
+    if args.command == "label":
+        if args.train_args[:1] == ["--"]:
+            args.train_args = args.train_args[1:]
+        if args.shards < 1:
+            parser.error("--shards must be at least 1")
+        runner_sets = ("--label-shard", "--label-journal", "--labels", "--threads", "--no-fit", "--out")
+        if any(word.split("=")[0] in runner_sets for word in args.train_args):
+            parser.error("the runner sets --label-shard, --label-journal, --labels, --threads and "
+                         "--no-fit; give --labels to the runner")
+        args.labels = str(Path(args.labels).resolve())
     if args.command == "match":
         if args.match_args[:1] == ["--"]:
             args.match_args = args.match_args[1:]
@@ -420,15 +522,15 @@ def main(argv=None):
     args.arbor = str(Path(args.arbor).resolve())
     if not Path(args.arbor).is_file():
         parser.error(f"no arbor binary at {args.arbor} (cargo build --release, or --arbor)")
-    if args.command == "selfplay" and (args.local or not args.address):
+    if args.command in ("selfplay", "label") and (args.local or not args.address):
         try:
             import ray  # noqa: F401
         except ImportError:
             args.local = True
-            print("Ray is not installed: the shards are played here, one after another", flush=True)
+            print("Ray is not installed: the shards are run here, one after another", flush=True)
         if args.local:
             try:
-                run_selfplay(None, args)
+                (run_selfplay if args.command == "selfplay" else run_label)(None, args)
             except RuntimeError as error:  # arbor refused
                 sys.exit(f"arbor_ray: {error}")
             return
@@ -443,6 +545,8 @@ def main(argv=None):
             run_match(ray, args)
         elif args.command == "selfplay":
             run_selfplay(ray, args)
+        elif args.command == "label":
+            run_label(ray, args)
         elif args.command == "campaign":
             run_campaign(ray, args)
         else:

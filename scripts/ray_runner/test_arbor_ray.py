@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """End-to-end test of the Ray runner on a local 2-CPU cluster: a sharded match merges
 to what one `arbor match` prints, an SPRT stops it early, a solve campaign gives
-what `arbor solve --jsonl` gives, and a self-play campaign's shards join into the file
-one `arbor selfplay` writes. Without Ray only the self-play campaign runs (the runner
-plays its shards without Ray), and the rest is reported skipped (exit 0).
+what `arbor solve --jsonl` gives, a self-play campaign's shards join into the file
+one `arbor selfplay` writes, and a labelling campaign's journals give the labels file
+one `arbor train` writes. Without Ray only the self-play and labelling campaigns run
+(the runner runs their shards without Ray), and the rest is reported skipped (exit 0).
 
     python3 scripts/ray_runner/test_arbor_ray.py      # ARBOR=path/to/arbor to choose
 """
 
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -76,6 +78,66 @@ def selfplay_campaign(arbor, runner, have_ray):
         print("ok: a campaign directory refuses other arguments")
 
 
+def random_records(count, seed):
+    """`count` random 8x8 games in Egaroucid's record format (moves, then the winner)."""
+    sys.path.insert(0, str(HERE))
+    from random_tasks import flips, moves
+
+    rng = random.Random(seed)
+    lines = []
+    for _ in range(count):
+        board = ["-"] * 64
+        board[27], board[28], board[35], board[36] = "O", "X", "X", "O"
+        me, text = "X", ""
+        while True:
+            legal = moves(board, me)
+            if not legal:
+                me = "O" if me == "X" else "X"
+                if not moves(board, me):
+                    break
+                continue
+            square = rng.choice(legal)
+            for turned in flips(board, square, me):
+                board[turned] = me
+            board[square] = me
+            text += "abcdefgh"[square % 8] + str(square // 8 + 1)
+            me = "O" if me == "X" else "X"
+        black, white = board.count("X"), board.count("O")
+        lines.append(f"{text} {(black > white) - (black < white)}\n")
+    return "".join(lines)
+
+
+def label_campaign(arbor, runner, have_ray):
+    """A labelling in 3 shards (and 1) gives the labels file of one `arbor train`, with Ray
+    and without; a finished campaign labels nothing again; other arguments are refused."""
+    with tempfile.TemporaryDirectory() as scratch:
+        scratch = Path(scratch)
+        records = scratch / "records.txt"
+        records.write_text(random_records(12, 7))
+        options = ["--egaroucid", str(records), "--solve-empties", "8", "--search-depth", "2"]
+        direct = scratch / "direct.bin"
+        run([arbor, "train", *options, "--labels", str(direct), "--no-fit", "--threads", "2"])
+        expected = direct.read_bytes()
+        modes = [("local", ["--local"])] + ([("ray", [])] if have_ray else [])
+        for name, mode in modes:
+            for shards in (3, 1):
+                out = scratch / f"{name}-{shards}"
+                labels = scratch / f"{name}-{shards}.bin"
+                command = runner + ["label", *mode, "--shards", str(shards), "--out", str(out),
+                                    "--labels", str(labels), "--", *options]
+                printed = run(command)
+                check(labels.read_bytes() == expected, f"{name}, {shards} shards: the labels differ\n{printed}")
+                check(len(list(out.glob(f"shard-*-of-{shards}.bin"))) == shards, printed)
+            again = run(command)
+            check("1 of 1 shards already in" in again and "shard 0 done" not in again, again)
+            print(f"ok: a labelling in 3 shards and in 1 ({name}) gives the one-process labels")
+        other = subprocess.run(runner + ["label", "--local", "--shards", "3", "--out", str(scratch / "local-3"),
+                                         "--labels", str(scratch / "x.bin"), "--", *options[:-1], "3"],
+                               capture_output=True, text=True)
+        check(other.returncode != 0 and "another labelling" in other.stderr, other.stderr)
+        print("ok: a labelling directory refuses other arguments")
+
+
 def main():
     arbor = arbor_binary()
     runner = [sys.executable, str(HERE / "arbor_ray.py"), "--cpus", "2", "--arbor", arbor]
@@ -85,9 +147,10 @@ def main():
     except ImportError:
         have_ray = False
     selfplay_campaign(arbor, runner, have_ray)
+    label_campaign(arbor, runner, have_ray)
     if not have_ray:
         print("skipped: ray not installed, the match and solve campaigns and the self-play "
-              "campaign on Ray (pip install -r scripts/ray_runner/requirements.txt)")
+              "and labelling campaigns on Ray (pip install -r scripts/ray_runner/requirements.txt)")
         return
     match = [
         "--game", "othello", "--size", "6", "--depth", "2",
