@@ -265,26 +265,62 @@ def write_whole(path, text):
     partial.rename(path)
 
 
-def run_selfplay(ray, args):
-    out = Path(args.out)
+def run_shards(ray, args, task, task_args, todo, count, finished):
+    """Runs `task(arbor, *task_args, index, count, threads, cwd)` for each shard index of
+    `todo`: on Ray as one-CPU tasks, as many at once as the cluster has CPUs (or
+    --parallel), else here one after another with all the cores; `finished(index,
+    result, done)` as each ends. A failed shard cancels the others and exits."""
+    cwd = os.getcwd()
+    done = count - len(todo)
+    if ray is None:
+        threads = args.cpus or os.cpu_count() or 1
+        for index in todo:
+            done += 1
+            finished(index, task(args.arbor, *task_args, index, count, threads, cwd), done)
+        return
+    remote = ray.remote(num_cpus=1)(task)
+    parallel = args.parallel or max(1, int(ray.cluster_resources().get("CPU", 1)))
+    todo = list(todo)
+    running = {}
+    while todo or running:
+        while todo and len(running) < parallel:
+            index = todo.pop(0)
+            running[remote.remote(args.arbor, *task_args, index, count, 1, cwd)] = index
+        ready, _ = ray.wait(list(running), num_returns=1)
+        index = running.pop(ready[0])
+        try:
+            result = ray.get(ready[0])
+        except Exception as error:  # the task's own error, raised again by Ray
+            for ref in running:
+                ray.cancel(ref)
+            sys.exit(f"arbor_ray: shard {index} failed: {error}")
+        done += 1
+        finished(index, result, done)
+
+
+def keep_campaign(out, campaign, what):
+    """Makes the directory OUT of a sharded campaign and keeps its arguments there, so
+    that its shards are never mixed with another's; exits if OUT holds another's."""
     out.mkdir(parents=True, exist_ok=True)
-    # The shards of one campaign only: the arguments are kept beside them.
-    campaign = {"shards": args.shards, "selfplay": args.selfplay_args}
     record = out / "campaign.json"
     if record.exists():
         before = json.loads(record.read_text())
         if before != campaign:
-            sys.exit(f"arbor_ray: {out} holds the shards of another self-play campaign "
+            sys.exit(f"arbor_ray: {out} holds the shards of another {what} "
                      f"({json.dumps(before)}): give its arguments or another --out")
     else:
         write_whole(record, json.dumps(campaign) + "\n")
+
+
+def run_selfplay(ray, args):
+    out = Path(args.out)
+    keep_campaign(out, {"shards": args.shards, "selfplay": args.selfplay_args}, "self-play campaign")
     count = args.shards
     shard_path = lambda index: out / f"shard-{index}-of-{count}.txt"  # noqa: E731
     todo = [index for index in range(1, count + 1) if not shard_path(index).exists()]
     if len(todo) < count:
         print(f"{count - len(todo)} of {count} shards already in {out}", flush=True)
     start = time.monotonic()
-    cwd = os.getcwd()
 
     def finished(index, text, done):
         write_whole(shard_path(index), text)
@@ -292,30 +328,7 @@ def run_selfplay(ray, args):
         elapsed = time.monotonic() - start
         print(f"shard {index} done ({done}/{count}, {elapsed:.1f} s): {lines} positions", flush=True)
 
-    done = count - len(todo)
-    if ray is None:
-        threads = args.cpus or os.cpu_count() or 1
-        for index in todo:
-            done += 1
-            finished(index, selfplay_shard(args.arbor, args.selfplay_args, index, count, threads, cwd), done)
-    else:
-        shard = ray.remote(num_cpus=1)(selfplay_shard)
-        parallel = args.parallel or max(1, int(ray.cluster_resources().get("CPU", 1)))
-        running = {}
-        while todo or running:
-            while todo and len(running) < parallel:
-                index = todo.pop(0)
-                running[shard.remote(args.arbor, args.selfplay_args, index, count, 1, cwd)] = index
-            ready, _ = ray.wait(list(running), num_returns=1)
-            index = running.pop(ready[0])
-            try:
-                text = ray.get(ready[0])
-            except Exception as error:  # the task's own error, raised again by Ray
-                for ref in running:
-                    ray.cancel(ref)
-                sys.exit(f"arbor_ray: shard {index} failed: {error}")
-            done += 1
-            finished(index, text, done)
+    run_shards(ray, args, selfplay_shard, [args.selfplay_args], todo, count, finished)
     dataset = Path(args.dataset) if args.dataset else out / "selfplay.txt"
     parts = [shard_path(index).read_text() for index in range(1, count + 1)]
     write_whole(dataset, "".join(parts))
@@ -326,17 +339,7 @@ def run_selfplay(ray, args):
 
 def run_label(ray, args):
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    # The shards of one labelling only: the arguments are kept beside them.
-    campaign = {"shards": args.shards, "train": args.train_args}
-    record = out / "campaign.json"
-    if record.exists():
-        before = json.loads(record.read_text())
-        if before != campaign:
-            sys.exit(f"arbor_ray: {out} holds the shards of another labelling "
-                     f"({json.dumps(before)}): give its arguments or another --out")
-    else:
-        write_whole(record, json.dumps(campaign) + "\n")
+    keep_campaign(out, {"shards": args.shards, "train": args.train_args}, "labelling")
     count = args.shards
     shard_path = lambda index: out / f"shard-{index}-of-{count}.bin"  # noqa: E731
     todo = [index for index in range(count) if not shard_path(index).exists()]
@@ -353,29 +356,7 @@ def run_label(ray, args):
         elapsed = time.monotonic() - start
         print(f"shard {index} done ({done}/{count}, {elapsed:.1f} s): {len(journal)} bytes", flush=True)
 
-    done = count - len(todo)
-    if ray is None:
-        for index in todo:
-            done += 1
-            finished(index, label_shard(args.arbor, args.train_args, index, count, threads, cwd), done)
-    else:
-        shard = ray.remote(num_cpus=1)(label_shard)
-        parallel = args.parallel or max(1, int(ray.cluster_resources().get("CPU", 1)))
-        running = {}
-        while todo or running:
-            while todo and len(running) < parallel:
-                index = todo.pop(0)
-                running[shard.remote(args.arbor, args.train_args, index, count, 1, cwd)] = index
-            ready, _ = ray.wait(list(running), num_returns=1)
-            index = running.pop(ready[0])
-            try:
-                journal = ray.get(ready[0])
-            except Exception as error:  # the task's own error, raised again by Ray
-                for ref in running:
-                    ray.cancel(ref)
-                sys.exit(f"arbor_ray: shard {index} failed: {error}")
-            done += 1
-            finished(index, journal, done)
+    run_shards(ray, args, label_shard, [args.train_args], todo, count, finished)
     with tempfile.TemporaryDirectory() as scratch:
         # The first journal is the one a run writes to: a new, empty one, since the
         # shards hold every job.
