@@ -170,6 +170,14 @@ pub fn search_depth(text: &str) -> Result<u32, String> {
     number_in(text, 0, 20, "").map(|depth| depth as u32)
 }
 
+/// `arbor train --search-share`: a share, 0 to 1.
+pub fn search_share(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(share) if (0.0..=1.0).contains(&share) => Ok(share),
+        _ => Err(format!("{text:?}: a share from 0 to 1, such as 0.5")),
+    }
+}
+
 /// `arbor train --selfplay`: 0 to 10 million games (the positions must fit in memory).
 pub fn selfplay_games(text: &str) -> Result<usize, String> {
     number_in(text, 0, 10_000_000, "").map(|games| games as usize)

@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use super::train::{Corpus, Labelling, selfplay_games};
+use super::train::{Corpus, DEFAULT_SEARCH_SHARE, Labelling, selfplay_games};
 use super::tune::{GamePosition, replay_wthor};
 use crate::bounds;
 use crate::game::othello::probcut::{MIN_DEPTH, PHASES, phase, shallow_depth};
@@ -98,6 +98,7 @@ fn sample_positions(
             rule,
             solve_empties: 0,
             search_depth: 0,
+            search_share: DEFAULT_SEARCH_SHARE,
             threads: crate::bounds::available_threads(),
         };
         selfplay_games(corpus.selfplay, corpus.seed, None, labelling)?

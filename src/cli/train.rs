@@ -62,8 +62,9 @@ const RIDGE: f64 = 2.0;
 const MAX_ITERATIONS: usize = 300;
 /// Memory of each labelling thread's searcher, MiB.
 const SEARCH_MEGABYTES: usize = 4;
-/// The share of a searched position's label that its search gives.
-const SEARCH_WEIGHT: f32 = 0.5;
+/// The share of a searched position's label that its search gives, unless
+/// `--search-share` says otherwise.
+pub const DEFAULT_SEARCH_SHARE: f32 = 0.5;
 /// Self-play: random moves that open each game.
 const SELFPLAY_OPENING_PLIES: u32 = 8;
 /// Self-play: the depth of each move's search.
@@ -138,6 +139,8 @@ pub struct Labelling {
     /// Positions with more empties than `solve_empties` are labelled by a search this
     /// deep with the weights before, blended with their solved label. 0: not searched.
     pub search_depth: u32,
+    /// The search's share of such a label (0 to 1), the solved label having the rest.
+    pub search_share: f32,
     /// Threads that solve and search.
     pub threads: usize,
 }
@@ -271,7 +274,8 @@ pub fn train(
     if corpus.selfplay_openings.is_some() && corpus.selfplay == 0 {
         return Err("--selfplay-openings needs --selfplay GAMES".into());
     }
-    let key = labels_key(&corpus, labelling, search_weights)?;
+    let journal_key = work_key(&corpus, labelling, search_weights)?;
+    let key = labels_key(&journal_key, labelling);
     let (samples, counts) = match files.labels {
         Some(path) if std::fs::symlink_metadata(path).is_ok() => {
             let started = Instant::now();
@@ -296,9 +300,9 @@ pub fn train(
                 .transpose()?;
             let mut journal = match files.journals.split_first() {
                 Some((first, others)) => {
-                    let mut journal = Journal::open(first, &key)?;
+                    let mut journal = Journal::open(first, &journal_key)?;
                     for path in others {
-                        journal.read_more(path, &key)?;
+                        journal.read_more(path, &journal_key)?;
                     }
                     journal.set_shard(files.shard);
                     Some(journal)
@@ -493,8 +497,21 @@ fn report_counts(counts: &[SourceCounts], out: &mut impl std::io::Write) -> Resu
     Ok(())
 }
 
-/// What the labels depend on, in words: the key of a `--labels` file.
-fn labels_key(
+/// What the labels depend on, in words: the key of a `--labels` file. The search's
+/// share is named only when it is not the default, so that files made before it was an
+/// option keep their key.
+fn labels_key(work_key: &str, labelling: Labelling) -> String {
+    if labelling.search_share == DEFAULT_SEARCH_SHARE {
+        work_key.to_string()
+    } else {
+        format!("{work_key}; search-share {}", labelling.search_share)
+    }
+}
+
+/// What the solves and searches depend on, in words: the key of a label journal (which
+/// keeps the searches' scores apart from the solved labels, so that labels with another
+/// search share are made from the same journal).
+fn work_key(
     corpus: &Corpus,
     labelling: Labelling,
     search_weights: Option<&Path>,
@@ -848,7 +865,7 @@ fn label_game(solver: &mut Solver, game: &mut [Sample], labelling: Labelling) ->
 }
 
 /// Blends the label of each position beyond `solve_empties` with its score by a
-/// `search_depth` search: `SEARCH_WEIGHT` of the search's, the rest the solved label's.
+/// `search_depth` search: `search_share` of the search's, the rest the solved label's.
 /// A game that ends before `solve_empties` has no solved label (its final result carries
 /// the players' errors), so its positions take the search's score alone.
 ///
@@ -925,7 +942,7 @@ fn search_labels(
     let scores: Vec<f32> = per_game.into_iter().flatten().flatten().collect();
     for (k, game) in split_games(samples, game_starts).into_iter().enumerate() {
         let weight = if game.iter().any(|sample| !searched(sample)) {
-            SEARCH_WEIGHT
+            labelling.search_share
         } else {
             1.0
         };
@@ -1305,6 +1322,10 @@ pub struct TrainArgs {
     /// 20 (0: not searched); the label is the mean of the search's and the solved one.
     #[arg(long, default_value_t = 0, value_parser = bounds::search_depth)]
     pub search_depth: u32,
+    /// The search's share of those labels, 0 to 1 (the solved label has the rest); a
+    /// label journal serves every share.
+    #[arg(long, default_value_t = DEFAULT_SEARCH_SHARE, value_parser = bounds::search_share)]
+    pub search_share: f32,
     /// Weights file the labelling searches evaluate with (and the error report
     /// compares against) instead of the shipped one.
     #[arg(long)]
@@ -1352,6 +1373,7 @@ impl TrainArgs {
                 rule: self.rule,
                 solve_empties: self.solve_empties,
                 search_depth: self.search_depth,
+                search_share: self.search_share,
                 threads: self.threads,
             },
             self.search_weights.as_deref(),
@@ -1443,6 +1465,7 @@ mod tests {
             rule,
             solve_empties: SOLVE_EMPTIES,
             search_depth: 0,
+            search_share: DEFAULT_SEARCH_SHARE,
             threads: 1,
         };
         let solved = solve_labels(&mut labelled, &starts, labelling).unwrap();
@@ -1497,6 +1520,7 @@ mod tests {
             rule: Rule::Normal,
             solve_empties: SOLVE_EMPTIES,
             search_depth: 0,
+            search_share: DEFAULT_SEARCH_SHARE,
             threads: 1,
         };
         let searched = Labelling {
@@ -1564,6 +1588,7 @@ mod tests {
             rule: Rule::Misere,
             solve_empties: 0,
             search_depth: 0,
+            search_share: DEFAULT_SEARCH_SHARE,
             threads: 1,
         };
         let games = selfplay_games(6, 11, None, labelling).unwrap();
@@ -1706,6 +1731,7 @@ mod tests {
             rule: Rule::Normal,
             solve_empties: 0,
             search_depth: 0,
+            search_share: DEFAULT_SEARCH_SHARE,
             threads: 1,
         };
         let games = selfplay_games(12, 5, Some(&openings), labelling).unwrap();
@@ -1770,6 +1796,7 @@ mod tests {
             rule: Rule::Normal,
             solve_empties: 0,
             search_depth: 0,
+            search_share: DEFAULT_SEARCH_SHARE,
             threads: 1,
         };
         let out_path = dir.join("never-written.bin");
@@ -1872,6 +1899,7 @@ mod tests {
             rule: Rule::Normal,
             solve_empties: 8,
             search_depth: 1,
+            search_share: DEFAULT_SEARCH_SHARE,
             threads: 2,
         };
         let labels = dir.join("labels.bin");
@@ -1962,11 +1990,12 @@ mod tests {
             rule: Rule::Normal,
             solve_empties: 8,
             search_depth: 2,
+            search_share: DEFAULT_SEARCH_SHARE,
             threads: 2,
         };
         let journal = dir.join("journal.bin");
         let journals = [journal.clone()];
-        let run = |name: &str, journals: &[PathBuf]| {
+        let run_with = |labelling: Labelling, name: &str, journals: &[PathBuf]| {
             let labels = dir.join(name);
             let files = LabelFiles {
                 labels: Some(&labels),
@@ -1981,6 +2010,7 @@ mod tests {
             .unwrap();
             std::fs::read(&labels).unwrap()
         };
+        let run = |name: &str, journals: &[PathBuf]| run_with(labelling, name, journals);
         let plain = run("plain.bin", &[]);
         assert_eq!(run("journaled.bin", &journals), plain);
         let whole = std::fs::read(&journal).unwrap();
@@ -1995,6 +2025,27 @@ mod tests {
         // Nothing left to do: the journal is read, not added to.
         assert_eq!(run("again.bin", &journals), plain);
         assert_eq!(std::fs::read(&journal).unwrap(), resumed);
+        // Another search share: the same journal serves it without new work, and the
+        // labels are those of a run with that share and no journal, under their own key.
+        let all_search = Labelling {
+            search_share: 1.0,
+            ..labelling
+        };
+        let searched_only = run_with(all_search, "searched-only.bin", &journals);
+        assert_eq!(std::fs::read(&journal).unwrap(), resumed);
+        assert_eq!(
+            run_with(all_search, "searched-plain.bin", &[]),
+            searched_only
+        );
+        assert_ne!(searched_only, plain);
+        let key = |bytes: &[u8]| {
+            let len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+            String::from_utf8(bytes[12..12 + len].to_vec()).unwrap()
+        };
+        assert_eq!(
+            key(&searched_only),
+            format!("{}; search-share 1", key(&plain))
+        );
         // Other options: refused, the journal kept.
         let deeper = Labelling {
             search_depth: 3,

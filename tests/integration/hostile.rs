@@ -144,6 +144,14 @@ fn every_number_of_every_subcommand_is_checked() {
             "21 is outside 0..=20",
         ),
         (
+            vec!["train", "--wthor", "x", "--search-share", "1.5"],
+            "\"1.5\": a share from 0 to 1",
+        ),
+        (
+            vec!["train", "--wthor", "x", "--search-share", "NaN"],
+            "\"NaN\": a share from 0 to 1",
+        ),
+        (
             vec!["train", "--selfplay", "10000001"],
             "10000001 is outside 0..=10000000",
         ),
