@@ -202,6 +202,8 @@ pub struct LabelFiles<'a> {
     pub journals: &'a [PathBuf],
     /// Only this shard's solves and searches, into the first journal; no labels or fit.
     pub shard: Option<Shard>,
+    /// Labels files of other runs (other sources or options) whose positions join these.
+    pub added: &'a [PathBuf],
 }
 
 /// The weights file `train` writes unless told otherwise: a new file, never the shipped one.
@@ -242,7 +244,7 @@ pub fn train(
     if let Some(shard) = files.shard {
         let problem = if files.journals.is_empty() {
             Some("needs --label-journal, where its work goes")
-        } else if files.labels.is_some() || fit_weights {
+        } else if files.labels.is_some() || !files.added.is_empty() || fit_weights {
             Some("labels its share only: give --no-fit and no --labels")
         } else {
             None
@@ -329,6 +331,7 @@ pub fn train(
             (samples, counts)
         }
     };
+    let (samples, counts) = add_labels(samples, counts, files.added, &corpus, labelling.rule, out)?;
     report_counts(&counts, out)?;
     let games: usize = counts.iter().map(|c| c.games - c.unfinished).sum();
     let held_out = samples.iter().filter(|sample| sample.holdout).count();
@@ -477,6 +480,54 @@ fn label_corpus(
 }
 
 /// A line per source: what was read and what the de-duplication removed.
+/// Joins the positions of other runs' labels files (`--add-labels`) to these, with
+/// their counts added per source; a position that is already here, up to symmetry, is
+/// merged as the corpus's own repeats are (unless the corpus keeps them). Each file must
+/// be for the same rule; its key, printed, says what else it was made from.
+fn add_labels(
+    mut samples: Vec<Sample>,
+    mut counts: Vec<SourceCounts>,
+    paths: &[PathBuf],
+    corpus: &Corpus,
+    rule: Rule,
+    out: &mut impl std::io::Write,
+) -> Result<Labelled, String> {
+    if paths.is_empty() {
+        return Ok((samples, counts));
+    }
+    let rule_prefix = format!("rule {};", rule.name());
+    for path in paths {
+        let error = |e: String| format!("{}: {e}", path.display());
+        let bytes = std::fs::read(path).map_err(|e| error(e.to_string()))?;
+        let (key, added_counts, added) =
+            train_labels::decode_any(&bytes, SOURCE_NAMES.len()).map_err(error)?;
+        if !key.starts_with(&rule_prefix) {
+            return Err(error(format!(
+                "labels for another rule than {} ({key})",
+                rule.name()
+            )));
+        }
+        writeln!(
+            out,
+            "{} labelled positions added from {} ({key})",
+            added.len(),
+            path.display()
+        )
+        .map_err(|e| e.to_string())?;
+        for (total, added) in counts.iter_mut().zip(&added_counts) {
+            total.games += added.games;
+            total.unfinished += added.unfinished;
+            total.positions += added.positions;
+            total.duplicates += added.duplicates;
+        }
+        samples.extend(added);
+    }
+    if !corpus.keep_duplicates {
+        samples = merge_duplicates(samples, &mut counts);
+    }
+    Ok((samples, counts))
+}
+
 fn report_counts(counts: &[SourceCounts], out: &mut impl std::io::Write) -> Result<(), String> {
     for (name, counts) in SOURCE_NAMES.iter().zip(counts) {
         if counts.games == 0 {
@@ -1347,6 +1398,11 @@ pub struct TrainArgs {
     /// given every shard's journal writes the labels. Needs --no-fit and no --labels.
     #[arg(long)]
     pub label_shard: Option<Shard>,
+    /// Adds the positions of a labels file made by another run (other sources or
+    /// options, the same rule) to this one's, merging those already here; may be given
+    /// several times.
+    #[arg(long)]
+    pub add_labels: Vec<std::path::PathBuf>,
     /// Empties per band of the weights (each band has its own table), 1 to 30.
     #[arg(long, default_value_t = DEFAULT_PHASE_EMPTIES, value_parser = clap::value_parser!(u32).range(1..=30))]
     pub phase_empties: u32,
@@ -1381,6 +1437,7 @@ impl TrainArgs {
                 labels: self.labels.as_deref(),
                 journals: &self.label_journal,
                 shard: self.label_shard,
+                added: &self.add_labels,
             },
             self.phase_empties,
             &self.out,
@@ -2000,7 +2057,7 @@ mod tests {
             let files = LabelFiles {
                 labels: Some(&labels),
                 journals,
-                shard: None,
+                ..LabelFiles::default()
             };
             let out_path = dir.join("unused.bin");
             let mut out = Vec::new();
@@ -2119,6 +2176,7 @@ mod tests {
             journals: &shards[..1],
             shard: Some(Shard { index: 0, count: 3 }),
             labels: Some(&merged),
+            ..LabelFiles::default()
         };
         let error = train(
             corpus,
@@ -2132,6 +2190,133 @@ mod tests {
             &mut Vec::new(),
         )
         .unwrap_err();
+        assert!(error.contains("give --no-fit and no --labels"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// `--add-labels`: the positions of another run's labels file join this run's, the
+    /// counts add up, positions in both are kept once, and a file of another rule is
+    /// refused.
+    #[test]
+    fn labels_of_other_runs_join_the_fit() {
+        let dir = std::env::temp_dir().join(format!("arbor-train-add-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let labelling = Labelling {
+            rule: Rule::Normal,
+            solve_empties: 8,
+            search_depth: 2,
+            search_share: DEFAULT_SEARCH_SHARE,
+            threads: 2,
+        };
+        let run = |corpus: Corpus, files: LabelFiles, labelling: Labelling| {
+            let mut out = Vec::new();
+            let out_path = dir.join("unused.bin");
+            train(
+                corpus, labelling, None, files, 6, &out_path, false, false, &mut out,
+            )
+            .map(|()| String::from_utf8(out).unwrap())
+        };
+        let mut parts = Vec::new();
+        for (k, (games, seed)) in [(20, 7), (30, 8)].into_iter().enumerate() {
+            let records = dir.join(format!("records-{k}.txt"));
+            std::fs::write(&records, random_records(games, seed)).unwrap();
+            let labels = dir.join(format!("labels-{k}.bin"));
+            let corpus = Corpus {
+                egaroucid: Some(&records),
+                ..Corpus::default()
+            };
+            let files = LabelFiles {
+                labels: Some(&labels),
+                ..LabelFiles::default()
+            };
+            run(corpus, files, labelling).unwrap();
+            let bytes = std::fs::read(&labels).unwrap();
+            let (_, counts, samples) =
+                train_labels::decode_any(&bytes, SOURCE_NAMES.len()).unwrap();
+            parts.push((records, labels, counts, samples));
+        }
+        let (records, labels, counts, samples) = &parts[0];
+        let (_, added_labels, added_counts, added_samples) = &parts[1];
+        let corpus = Corpus {
+            egaroucid: Some(records),
+            ..Corpus::default()
+        };
+        let added = [added_labels.clone()];
+        let files = LabelFiles {
+            labels: Some(labels),
+            added: &added,
+            ..LabelFiles::default()
+        };
+        let text = run(corpus, files, labelling).unwrap();
+        assert!(
+            text.contains(&format!(
+                "{} labelled positions added from {}",
+                added_samples.len(),
+                added_labels.display()
+            )),
+            "{text}"
+        );
+        let source = SOURCE_NAMES
+            .iter()
+            .position(|&name| name == "egaroucid")
+            .unwrap();
+        let (ours, theirs) = (&counts[source], &added_counts[source]);
+        let distinct: std::collections::HashSet<(u64, u64)> = samples
+            .iter()
+            .chain(added_samples)
+            .map(|sample| canonical(sample.player, sample.opponent))
+            .collect();
+        assert!(
+            distinct.len() < samples.len() + added_samples.len(),
+            "the openings repeat"
+        );
+        let expected = format!(
+            "egaroucid: {} games read, {} unfinished skipped, {} positions, {} duplicates \
+             removed, {} kept",
+            ours.games + theirs.games,
+            ours.unfinished + theirs.unfinished,
+            ours.positions + theirs.positions,
+            ours.positions + theirs.positions - distinct.len(),
+            distinct.len()
+        );
+        assert!(text.contains(&expected), "{expected}\n{text}");
+
+        // Labels of another rule are refused, and so is a shard with added labels.
+        let misere = dir.join("misere.bin");
+        let misere_corpus = Corpus {
+            selfplay: 12,
+            seed: 3,
+            ..Corpus::default()
+        };
+        let misere_labelling = Labelling {
+            rule: Rule::Misere,
+            search_depth: 0,
+            ..labelling
+        };
+        let files = LabelFiles {
+            labels: Some(&misere),
+            ..LabelFiles::default()
+        };
+        run(misere_corpus, files, misere_labelling).unwrap();
+        let refused = [misere.clone()];
+        let files = LabelFiles {
+            labels: Some(labels),
+            added: &refused,
+            ..LabelFiles::default()
+        };
+        let error = run(corpus, files, labelling).unwrap_err();
+        assert!(
+            error.contains("labels for another rule than normal"),
+            "{error}"
+        );
+        let journals = [dir.join("journal.bin")];
+        let files = LabelFiles {
+            journals: &journals,
+            shard: Some(Shard { index: 0, count: 2 }),
+            added: &added,
+            ..LabelFiles::default()
+        };
+        let error = run(corpus, files, labelling).unwrap_err();
         assert!(error.contains("give --no-fit and no --labels"), "{error}");
         std::fs::remove_dir_all(&dir).unwrap();
     }

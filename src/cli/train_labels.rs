@@ -84,6 +84,21 @@ pub fn decode(
     key: &str,
     sources: usize,
 ) -> Result<(Vec<SourceCounts>, Vec<Sample>), String> {
+    let (stored, counts, samples) = decode_any(bytes, sources)?;
+    if stored != key {
+        return Err(format!(
+            "made for other options or sources ({stored}), not these ({key}): give another \
+             --labels file, or delete this one to label again"
+        ));
+    }
+    Ok((counts, samples))
+}
+
+/// Reads a labels file whatever its key, returned with its counts and positions.
+pub fn decode_any(
+    bytes: &[u8],
+    sources: usize,
+) -> Result<(String, Vec<SourceCounts>, Vec<Sample>), String> {
     let body = bytes
         .strip_prefix(MAGIC.as_slice())
         .ok_or("not an arbor labels file")?;
@@ -94,12 +109,6 @@ pub fn decode(
     let mut input = Reader(body);
     let key_len = input.u32()? as usize;
     let stored = std::str::from_utf8(input.take(key_len)?).map_err(|_| "bad key")?;
-    if stored != key {
-        return Err(format!(
-            "made for other options or sources ({stored}), not these ({key}): give another \
-             --labels file, or delete this one to label again"
-        ));
-    }
     if input.u32()? as usize != sources {
         return Err("wrong number of sources".into());
     }
@@ -136,7 +145,7 @@ pub fn decode(
             source: flags >> 2,
         });
     }
-    Ok((counts, samples))
+    Ok((stored.to_string(), counts, samples))
 }
 
 struct Reader<'a>(&'a [u8]);
