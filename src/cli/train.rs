@@ -245,7 +245,7 @@ pub fn train(
         let problem = if files.journals.is_empty() {
             Some("needs --label-journal, where its work goes")
         } else if files.labels.is_some() || !files.added.is_empty() || fit_weights {
-            Some("labels its share only: give --no-fit and no --labels")
+            Some("labels its share only: give --no-fit and no --labels or --add-labels")
         } else {
             None
         };
@@ -479,7 +479,6 @@ fn label_corpus(
     Ok(Some((samples, counts)))
 }
 
-/// A line per source: what was read and what the de-duplication removed.
 /// Joins the positions of other runs' labels files (`--add-labels`) to these, with
 /// their counts added per source; a position that is already here, up to symmetry, is
 /// merged as the corpus's own repeats are (unless the corpus keeps them). Each file must
@@ -528,6 +527,7 @@ fn add_labels(
     Ok((samples, counts))
 }
 
+/// A line per source: what was read and what the de-duplication removed.
 fn report_counts(counts: &[SourceCounts], out: &mut impl std::io::Write) -> Result<(), String> {
     for (name, counts) in SOURCE_NAMES.iter().zip(counts) {
         if counts.games == 0 {
