@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand};
 use arbor::bounds;
 use arbor::cli::game_args::GameArgs;
 use arbor::cli::matches::MatchArgs;
+use arbor::cli::weights_args::WeightsArgs;
 use arbor::engine::output::stdout_error;
 use arbor::engine::{DEFAULT_HASH_MB, Settings};
 use arbor::harness::campaign::Shard;
@@ -53,6 +54,8 @@ struct Cli {
     /// (as `set book_spread`); 0 plays a best one.
     #[arg(long, default_value_t = 0, value_parser = bounds::book_spread)]
     book_spread: u32,
+    #[command(flatten)]
+    weights: WeightsArgs,
 }
 
 #[derive(Subcommand)]
@@ -162,6 +165,8 @@ struct NboardArgs {
     /// Whether the engine plays from the Othello opening book, on or off.
     #[arg(long, default_value = "on", value_parser = bounds::switch, action = clap::ArgAction::Set)]
     book: bool,
+    #[command(flatten)]
+    weights: WeightsArgs,
 }
 
 #[derive(Args)]
@@ -172,6 +177,8 @@ struct AnalysisArgs {
     /// Search threads, 1 to 256; default: the machine's cores.
     #[arg(long, default_value_t = bounds::available_threads(), value_parser = bounds::threads)]
     threads: usize,
+    #[command(flatten)]
+    weights: WeightsArgs,
 }
 
 #[derive(Args)]
@@ -197,6 +204,8 @@ struct ReviewArgs {
     /// Search threads, 1 to 256; default: the machine's cores.
     #[arg(long, default_value_t = bounds::available_threads(), value_parser = bounds::threads)]
     threads: usize,
+    #[command(flatten)]
+    weights: WeightsArgs,
 }
 
 #[derive(Args)]
@@ -219,6 +228,8 @@ struct ServeArgs {
     /// Whether the engines play from the Othello opening book, on or off.
     #[arg(long, default_value = "on", value_parser = bounds::switch, action = clap::ArgAction::Set)]
     book: bool,
+    #[command(flatten)]
+    weights: WeightsArgs,
 }
 
 #[derive(Args)]
@@ -237,6 +248,8 @@ struct GtpArgs {
     /// Whether the engine plays from the Othello opening book, on or off.
     #[arg(long, default_value = "on", value_parser = bounds::switch, action = clap::ArgAction::Set)]
     book: bool,
+    #[command(flatten)]
+    weights: WeightsArgs,
 }
 
 #[derive(Args)]
@@ -389,6 +402,7 @@ fn main() -> ExitCode {
 impl Cli {
     /// The native protocol on stdin/stdout.
     fn native(&self) -> Result<(), String> {
+        self.weights.load()?;
         let settings = Settings {
             variant: self.game.variant()?,
             player: self.player,
@@ -491,6 +505,7 @@ impl PuzzlesArgs {
 
 impl NboardArgs {
     fn run(self) -> Result<(), String> {
+        self.weights.load()?;
         banner("arbor nboard: reading NBoard commands (see protocol.md): nboard 2, go, hint 1");
         let settings = Settings {
             hash_mb: self.hash,
@@ -505,6 +520,7 @@ impl NboardArgs {
 
 impl AnalysisArgs {
     fn run(self) -> Result<(), String> {
+        self.weights.load()?;
         banner(
             "arbor analysis: reading JSON queries, one per line (see protocol.md): {\"id\":1,\"moves\":[\"f5\"]}",
         );
@@ -515,6 +531,7 @@ impl AnalysisArgs {
 
 impl ReviewArgs {
     fn run(self) -> Result<(), String> {
+        self.weights.load()?;
         let movetime = Duration::from_millis(self.movetime);
         let (depth, svg) = (self.depth, self.svg.as_deref());
         let (hash, threads) = (self.hash, self.threads);
@@ -524,6 +541,7 @@ impl ReviewArgs {
 
 impl ServeArgs {
     fn run(self) -> Result<(), String> {
+        self.weights.load()?;
         let config = arbor::web::Config {
             bind: self.bind,
             port: self.port,
@@ -544,6 +562,7 @@ impl ServeArgs {
 
 impl GtpArgs {
     fn run(self) -> Result<(), String> {
+        self.weights.load()?;
         banner("arbor gtp: reading GTP commands (see protocol.md): list_commands, genmove b");
         let settings = Settings {
             hash_mb: self.hash,

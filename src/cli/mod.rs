@@ -22,6 +22,7 @@ pub mod train_labels;
 pub mod tune;
 pub mod tune_gomoku;
 pub mod tune_teacher;
+pub mod weights_args;
 
 /// Parses `args` (without the program's name) as the arguments `T` of a subcommand, as
 /// the command line would.

@@ -357,11 +357,14 @@ pub struct PlayArgs {
     /// 0 plays a best one.
     #[arg(long, default_value_t = 0, value_parser = crate::bounds::book_spread)]
     pub book_spread: u32,
+    #[command(flatten)]
+    pub weights: super::weights_args::WeightsArgs,
 }
 
 impl PlayArgs {
     /// Plays one game on stdin and stdout.
     pub fn run(&self) -> Result<(), String> {
+        self.weights.load()?;
         let depth = self.level.filter(|&depth| depth > 0);
         let settings = PlaySettings {
             humans: self.color,

@@ -257,10 +257,7 @@ pub fn train(
         }
     }
     if let Some(path) = search_weights {
-        std::fs::read(path)
-            .map_err(|e| e.to_string())
-            .and_then(|bytes| pattern::load_weights(labelling.rule, &bytes))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        super::weights_args::load_file(labelling.rule, path)?;
     }
     if corpus.wthor.is_none()
         && corpus.logbook.is_none()

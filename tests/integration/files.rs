@@ -545,3 +545,62 @@ fn match_openings_skip_a_byte_order_mark_and_name_a_bad_line() {
     assert_refused(&othello("bad.txt"), &["bad.txt:2: "]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A weights file whose every configuration weighs nothing and whose bias is `bias`
+/// centi-discs in every band: it evaluates every position at `bias`.
+fn constant_weights(bias: i16) -> Vec<u8> {
+    use arbor::game::othello::pattern::{LAYOUT, Weights, encode, phases};
+    let len = LAYOUT.phase_len;
+    let mut values = vec![0i16; phases(3) * len];
+    for table in values.chunks_mut(len) {
+        table[LAYOUT.bias_index()] = bias;
+    }
+    encode(&Weights::new(values, 3).unwrap())
+}
+
+#[test]
+fn weights_files_replace_the_evaluation_and_bad_ones_are_refused() {
+    let dir = scratch("weights");
+    let weights = dir.join("constant.bin");
+    std::fs::write(&weights, constant_weights(1234)).unwrap();
+    let depth_one = |args: &[&str], newgame: &str| {
+        let input = format!("{newgame}\ngo depth 1\nquit\n");
+        let output = arbor_with_input(args, &input);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let out = stdout(&output);
+        let info = out.lines().find(|line| line.starts_with("info depth 1 "));
+        info.unwrap_or_else(|| panic!("no depth-1 info in {out}"))
+            .to_string()
+    };
+    // Every reply is worth the bias to the side that replies.
+    let normal = depth_one(
+        &["--weights", text(&weights), "--book", "off"],
+        "newgame othello",
+    );
+    assert!(normal.contains(" score -12.34 "), "{normal}");
+    let shipped = depth_one(&["--book", "off"], "newgame othello");
+    assert!(!shipped.contains(" score -12.34 "), "{shipped}");
+    // --weights is the normal rule's; misère reads its own file.
+    let args = ["--weights", text(&weights)];
+    let misere = depth_one(&args, "newgame othello rule=misere");
+    assert!(!misere.contains(" score -12.34 "), "{misere}");
+    let args = ["--misere-weights", text(&weights)];
+    let misere = depth_one(&args, "newgame othello rule=misere");
+    assert!(misere.contains(" score -12.34 "), "{misere}");
+
+    let bad = dir.join("bad.bin");
+    let mut cut = constant_weights(1234);
+    cut.truncate(cut.len() - 1);
+    std::fs::write(&bad, cut).unwrap();
+    assert_refused(
+        &arbor_in(&dir, &["--weights", text(&bad)]),
+        &[text(&bad), "truncated"],
+    );
+    let missing = dir.join("missing.bin");
+    for front_end in [&["nboard"][..], &["gtp"], &["analysis"], &["play"]] {
+        let mut args = front_end.to_vec();
+        args.extend(["--misere-weights", text(&missing)]);
+        assert_refused(&arbor_in(&dir, &args), &[text(&missing)]);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
