@@ -150,6 +150,11 @@ pub fn game_plies(text: &str) -> Result<usize, String> {
     number_in(text, 1, 60, "").map(|plies| plies as usize)
 }
 
+/// How many positions a book grows to (`arbor book build --expand`): 1 to 10,000,000.
+pub fn book_positions(text: &str) -> Result<usize, String> {
+    number_in(text, 1, 10_000_000, " positions").map(|n| n as usize)
+}
+
 /// A count of games that must fit a u32 (`arbor book build --min-games`).
 pub fn min_games(text: &str) -> Result<u32, String> {
     number_in(text, 1, u32::MAX as u64, "").map(|games| games as u32)

@@ -348,23 +348,36 @@ struct SolveArgs {
 
 #[derive(Subcommand)]
 enum BookCommand {
-    /// Builds a book from WTHOR games: the positions seen often enough, their moves that
-    /// leave the book searched, the scores negamaxed (the shipped book is
-    /// src/game/othello/book/normal8.book).
+    /// Builds a book: the positions of WTHOR games seen often enough (`--wthor`), or
+    /// those the engine's own moves within `--window` discs of the best reach from the
+    /// start (`--expand N`, either rule); their moves that leave the book searched, the
+    /// scores negamaxed (the shipped books are src/game/othello/book/normal8.book and
+    /// misere8.book).
+    #[command(group(clap::ArgGroup::new("source").required(true).args(["wthor", "expand"])))]
     Build {
-        /// Directory of WTHOR `<moves> <diff>` files.
+        /// Directory of WTHOR `<moves> <diff>` files (normal rule).
         #[arg(long)]
-        wthor: std::path::PathBuf,
-        /// Book file to write.
-        #[arg(long, default_value = arbor::cli::book::SHIPPED_PATH)]
-        out: std::path::PathBuf,
-        /// Positions up to this many moves into a game (1 to 60).
+        wthor: Option<std::path::PathBuf>,
+        /// Grow the book from the start to this many positions instead.
+        #[arg(long, value_parser = bounds::book_positions)]
+        expand: Option<usize>,
+        /// With --expand: moves within this many discs of a position's best lead on
+        /// (default 2).
+        #[arg(long, value_parser = bounds::book_spread)]
+        window: Option<u32>,
+        /// normal or misere: the rule the book is for.
+        #[arg(long, default_value = "normal", value_parser = arbor::cli::train::parse_rule)]
+        rule: arbor::game::othello::Rule,
+        /// Book file to write; default: the shipped book of the rule.
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+        /// Positions up to this many moves from the start (1 to 60).
         #[arg(long, default_value_t = 20, value_parser = bounds::game_plies)]
         plies: usize,
         /// Positions seen in at least this many games.
         #[arg(long, default_value_t = 20, value_parser = bounds::min_games)]
         min_games: u32,
-        /// Search depth of the moves leaving the book (1 to 60).
+        /// Search depth of the moves scored (1 to 60).
         #[arg(long, default_value_t = 16, value_parser = bounds::fixed_depth)]
         depth: u32,
         /// Search threads (one position each).
@@ -466,20 +479,37 @@ impl BookCommand {
         match self {
             BookCommand::Build {
                 wthor,
+                expand,
+                window,
+                rule,
                 out: path,
                 plies,
                 min_games,
                 depth,
                 threads,
             } => {
-                let options = arbor::cli::book::BuildOptions {
+                use arbor::cli::book::{BuildOptions, Source, shipped_path};
+                let options = BuildOptions {
                     plies,
                     min_games,
                     depth,
                     threads,
                     hash_mb: 16,
+                    rule,
                 };
-                arbor::cli::book::build(&wthor, &options, &path, out)
+                let source = match (&wthor, expand) {
+                    (Some(_), _) if window.is_some() => {
+                        return Err("--window applies to a book grown by --expand".into());
+                    }
+                    (Some(wthor), _) => Source::Wthor(wthor),
+                    (None, Some(limit)) => Source::Expand {
+                        limit,
+                        window: window.unwrap_or(2) as i32 * arbor::game::othello::search::DISC,
+                    },
+                    (None, None) => unreachable!("clap requires --wthor or --expand"),
+                };
+                let path = path.unwrap_or_else(|| shipped_path(rule).into());
+                arbor::cli::book::build(&source, &options, &path, out)
             }
             BookCommand::Check { file } => arbor::cli::book::check(file.as_deref(), out),
         }

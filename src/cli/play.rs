@@ -467,17 +467,17 @@ mod tests {
     #[test]
     fn the_book_plays_its_best_moves_unless_turned_off() {
         use crate::game::Game;
-        use crate::game::othello::{Othello, book::SHIPPED};
+        use crate::game::othello::{Othello, book::shipped};
         let with_book = watched_8x8_moves(true);
         let mut game = Othello::new(8, Rule::Normal).unwrap();
         let mut from_book = 0;
         for name in &with_book {
             let mv = game.parse_move(name).unwrap();
             // Where the book has a move that beats leaving it.
-            let Some((_, best)) = SHIPPED.choose(&game, 0, 0) else {
+            let Some((_, best)) = shipped(Rule::Normal).choose(&game, 0, 0) else {
                 break;
             };
-            let listed = SHIPPED.moves(&game);
+            let listed = shipped(Rule::Normal).moves(&game);
             assert!(
                 listed.contains(&(mv, best)),
                 "{name} is not a best book move: {listed:?}"

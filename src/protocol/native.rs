@@ -522,6 +522,30 @@ mod tests {
     }
 
     #[test]
+    fn misere_plays_from_its_own_book() {
+        use crate::game::othello::{Othello, Rule};
+        let settings = Settings {
+            hash_mb: 2,
+            ..Settings::default()
+        };
+        let capture = Capture::default();
+        let input = b"newgame othello rule=misere\ngo depth 8\ngo depth 8\n".to_vec();
+        run(Cursor::new(input), capture.clone(), settings).expect("the capture takes every write");
+        let text = capture.text();
+        let lines: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+        let book = crate::game::othello::book::shipped(Rule::Misere);
+        let start = Othello::new(8, Rule::Misere).unwrap();
+        let (_, score) = book.choose(&start, 0, 0).unwrap();
+        let expected = format!("info depth 0 score {:+.2} nodes 0 ", score as f64 / 100.0);
+        assert!(lines[1].starts_with(&expected), "{text}");
+        // The four first moves are one position: the engine's seed picks among them.
+        let first = lines[2].trim_start_matches("= ");
+        assert!(["d3", "c4", "f5", "e6"].contains(&first), "{text}");
+        // The reply is in the book as well.
+        assert!(lines[3].starts_with("info depth 0 "), "{text}");
+    }
+
+    #[test]
     fn info_lines_are_the_typed_report() {
         let capture = Capture::default();
         let settings = Settings {

@@ -581,10 +581,10 @@ fn weights_files_replace_the_evaluation_and_bad_ones_are_refused() {
     let shipped = depth_one(&["--book", "off"], "newgame othello");
     assert!(!shipped.contains(" score -12.34 "), "{shipped}");
     // --weights is the normal rule's; misère reads its own file.
-    let args = ["--weights", text(&weights)];
+    let args = ["--weights", text(&weights), "--book", "off"];
     let misere = depth_one(&args, "newgame othello rule=misere");
     assert!(!misere.contains(" score -12.34 "), "{misere}");
-    let args = ["--misere-weights", text(&weights)];
+    let args = ["--misere-weights", text(&weights), "--book", "off"];
     let misere = depth_one(&args, "newgame othello rule=misere");
     assert!(misere.contains(" score -12.34 "), "{misere}");
 
@@ -602,5 +602,49 @@ fn weights_files_replace_the_evaluation_and_bad_ones_are_refused() {
         args.extend(["--misere-weights", text(&missing)]);
         assert_refused(&arbor_in(&dir, &args), &[text(&missing)]);
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn book_build_takes_one_source_and_bounded_limits() {
+    let dir = scratch("book-args");
+    let out = dir.join("b.book");
+    let refused = [
+        (&["book", "build", "--rule", "misere"][..], "--wthor"),
+        (
+            &["book", "build", "--expand", "0"],
+            "0 positions is outside",
+        ),
+        (
+            &["book", "build", "--expand", "10", "--wthor", "."],
+            "cannot be used with",
+        ),
+        (
+            &["book", "build", "--wthor", ".", "--window", "3"],
+            "--expand",
+        ),
+        (&["book", "build", "--expand", "10", "--window", "65"], "65"),
+        (
+            &["book", "build", "--expand", "10", "--rule", "chess"],
+            "chess",
+        ),
+    ];
+    for (args, expected) in refused {
+        let mut args = args.to_vec();
+        args.extend(["--out", text(&out)]);
+        assert_refused(&arbor_in(&dir, &args), &[expected]);
+        assert!(!out.exists());
+    }
+    let args = [
+        "book",
+        "build",
+        "--rule",
+        "misere",
+        "--wthor",
+        ".",
+        "--out",
+        text(&out),
+    ];
+    assert_refused(&arbor_in(&dir, &args), &["grows by --expand"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }

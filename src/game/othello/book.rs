@@ -1,5 +1,7 @@
-//! The 8x8 opening book: positions from WTHOR games seen often enough, each with its
-//! negamaxed score, so that `go` can play known openings at once.
+//! The 8x8 opening books, one per rule: positions from WTHOR games seen often enough
+//! (normal rule), or reached by the engine's own plausible moves from the start
+//! ([`expand`]: misère, which has no game collection), each with its negamaxed score, so
+//! that `go` can play known openings at once.
 //!
 //! A position is stored once for its eight mirror images (the least of them, see
 //! [`canonical`]). Each entry has two scores for the side to move, in centi-discs:
@@ -9,7 +11,8 @@
 //! scores at least `off_book`: elsewhere the search can do better.
 //!
 //! File format, version 1 (little-endian): the magic `ARBORBOK`, the version (u16), the
-//! search depth the scores come from (u8), a zero byte, the entry count (u32), the
+//! search depth the scores come from (u8), the rule (u8: 0 normal, 1 misère; the first
+//! books, all normal, wrote 0 as a reserved byte), the entry count (u32), the
 //! FNV-1a 64 hash of the entry bytes (u64); then the entries sorted by (player,
 //! opponent), 20 bytes each: player discs (u64), opponent discs (u64), `value` (i16),
 //! `off_book` (i16, `i16::MIN` for none). Reading checks all of it.
@@ -32,12 +35,32 @@ const ENTRY_BYTES: usize = 20;
 const NONE: i16 = i16::MIN;
 const MAX_SCORE: Score = 64 * DISC;
 
-/// The shipped book's file, compiled into the binary.
-pub const SHIPPED_BYTES: &[u8] = include_bytes!("book/normal8.book");
+/// The shipped book file of `rule`, compiled into the binary.
+pub fn shipped_bytes(rule: Rule) -> &'static [u8] {
+    match rule {
+        Rule::Normal => include_bytes!("book/normal8.book"),
+        Rule::Misere => include_bytes!("book/misere8.book"),
+    }
+}
 
-/// The book shipped in the binary.
-pub static SHIPPED: LazyLock<Book> =
-    LazyLock::new(|| Book::decode(SHIPPED_BYTES).expect("the shipped book is valid"));
+static SHIPPED: [LazyLock<Book, fn() -> Book>; 2] = [
+    LazyLock::new(|| shipped_book(Rule::Normal)),
+    LazyLock::new(|| shipped_book(Rule::Misere)),
+];
+
+fn shipped_book(rule: Rule) -> Book {
+    let book = Book::decode(shipped_bytes(rule)).expect("the shipped book is valid");
+    assert_eq!(book.rule, rule, "the shipped book of its rule");
+    book
+}
+
+/// The book of `rule` shipped in the binary.
+pub fn shipped(rule: Rule) -> &'static Book {
+    match rule {
+        Rule::Normal => &SHIPPED[0],
+        Rule::Misere => &SHIPPED[1],
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -59,6 +82,8 @@ impl Entry {
 pub struct Book {
     /// The depth of the searches its scores come from.
     pub depth: u8,
+    /// The rule its scores are for; it has no moves for games of the other.
+    pub rule: Rule,
     /// Sorted by (player, opponent), all canonical.
     entries: Vec<Entry>,
 }
@@ -105,7 +130,7 @@ impl Book {
     /// scores better than every book move.
     pub fn moves(&self, game: &Othello) -> Vec<(Move, Score)> {
         let mut found = Vec::new();
-        if game.rule() != Rule::Normal || game.board() != !0 {
+        if game.rule() != self.rule || game.board() != !0 {
             return found;
         }
         let Some(entry) = self.get(game.player(), game.opponent()) else {
@@ -145,7 +170,7 @@ impl Book {
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(&VERSION.to_le_bytes());
         bytes.push(self.depth);
-        bytes.push(0);
+        bytes.push(rule_byte(self.rule));
         bytes.extend_from_slice(&(self.entries.len() as u32).to_le_bytes());
         bytes.extend_from_slice(&fnv1a(&body).to_le_bytes());
         bytes.extend_from_slice(&body);
@@ -167,12 +192,15 @@ impl Book {
             ));
         }
         let depth = bytes[10];
-        if !(1..=60).contains(&depth) || bytes[11] != 0 {
+        let rule = [Rule::Normal, Rule::Misere]
+            .into_iter()
+            .find(|&rule| rule_byte(rule) == bytes[11]);
+        let (true, Some(rule)) = ((1..=60).contains(&depth), rule) else {
             return Err(format!(
-                "bad book header: depth {depth} (1 to 60), reserved byte {}",
+                "bad book header: depth {depth} (1 to 60), rule byte {} (0 or 1)",
                 bytes[11]
             ));
-        }
+        };
         let count = long(12) as usize;
         let body = &bytes[HEADER_BYTES..];
         if body.len() != count.saturating_mul(ENTRY_BYTES) {
@@ -203,7 +231,19 @@ impl Book {
             }
             entries.push(entry);
         }
-        Ok(Book { depth, entries })
+        Ok(Book {
+            depth,
+            rule,
+            entries,
+        })
+    }
+}
+
+/// A rule's byte in the header.
+fn rule_byte(rule: Rule) -> u8 {
+    match rule {
+        Rule::Normal => 0,
+        Rule::Misere => 1,
     }
 }
 
@@ -261,6 +301,94 @@ pub fn frequent_positions(
     positions
 }
 
+/// The positions a book of `rule` grows to from the start by the engine's own plausible
+/// moves: at each position up to `plies` moves in, the moves scoring within `window`
+/// centi-discs of its best lead on (a position where the side to move must pass is not
+/// kept), nearest to the best first, until `limit` positions are kept. `score_all` gives,
+/// for each position of a ply (canonical, the side to move's discs first), every move's
+/// score for the side to move.
+pub fn expand(
+    rule: Rule,
+    plies: usize,
+    window: Score,
+    limit: usize,
+    mut score_all: impl FnMut(&[(u64, u64)]) -> Result<Vec<MoveScores>, String>,
+) -> Result<Expansion, String> {
+    let start = Othello::new(8, rule).map_err(|e| e.to_string())?;
+    let start = canonical(start.player(), start.opponent());
+    let mut kept = HashSet::from([start]);
+    let mut frontier = vec![start];
+    let mut scores = HashMap::new();
+    for _ in 0..plies {
+        if frontier.is_empty() || kept.len() >= limit {
+            break;
+        }
+        let scored = score_all(&frontier)?;
+        let mut candidates: Vec<(Score, (u64, u64))> = Vec::new();
+        for (&(player, opponent), moves) in frontier.iter().zip(scored) {
+            scores.insert((player, opponent), moves.clone());
+            let Some(best) = moves.iter().map(|&(_, score)| score).max() else {
+                continue;
+            };
+            let game = Othello::from_sides_under(rule, player, opponent, true);
+            for &(mv, score) in &moves {
+                if score < best - window || !game.is_legal(mv) {
+                    continue;
+                }
+                let mut child = game.clone();
+                child.make(mv);
+                let key = canonical(child.player(), child.opponent());
+                if legal_moves(key.0, key.1, !0) != 0 {
+                    candidates.push((best - score, key));
+                }
+            }
+        }
+        candidates.sort_unstable();
+        frontier.clear();
+        for (_, key) in candidates {
+            if kept.len() >= limit {
+                break;
+            }
+            if kept.insert(key) {
+                frontier.push(key);
+            }
+        }
+        frontier.sort_unstable();
+    }
+    let mut positions: Vec<_> = kept.into_iter().collect();
+    positions.sort_unstable();
+    Ok(Expansion { positions, scores })
+}
+
+/// Every move of a position with its score for the side to move, centi-discs.
+pub type MoveScores = Vec<(Move, Score)>;
+
+/// What [`expand`] found.
+pub struct Expansion {
+    /// Canonical and sorted.
+    pub positions: Vec<(u64, u64)>,
+    /// The move scores of the positions it expanded (not those of the last ply).
+    pub scores: HashMap<(u64, u64), MoveScores>,
+}
+
+impl Expansion {
+    /// Each position's best score among its moves that leave the book (`None` where
+    /// every move stays in it), given the move scores of every position.
+    pub fn off_book(&self, scores: &HashMap<(u64, u64), MoveScores>) -> Vec<Option<Score>> {
+        self.positions
+            .iter()
+            .map(|&(player, opponent)| {
+                let leaving = off_book_moves(player, opponent, &self.positions);
+                scores[&(player, opponent)]
+                    .iter()
+                    .filter(|(mv, _)| leaving.contains(mv))
+                    .map(|&(_, score)| score)
+                    .max()
+            })
+            .collect()
+    }
+}
+
 /// Each legal move of the side to move in `game`, with the position after it.
 fn children(game: &Othello) -> impl Iterator<Item = (Move, Othello)> + '_ {
     let mut moves = legal_moves(game.player(), game.opponent(), !0);
@@ -292,7 +420,12 @@ pub fn off_book_moves(player: u64, opponent: u64, positions: &[(u64, u64)]) -> V
 /// The book of `positions` (sorted, canonical) given each one's best off-book score
 /// (`None` where every move stays in the book): scores negamaxed from the deepest
 /// positions up.
-pub fn negamax(positions: &[(u64, u64)], off_book: &[Option<Score>], depth: u8) -> Book {
+pub fn negamax(
+    positions: &[(u64, u64)],
+    off_book: &[Option<Score>],
+    depth: u8,
+    rule: Rule,
+) -> Book {
     assert_eq!(positions.len(), off_book.len());
     let mut order: Vec<usize> = (0..positions.len()).collect();
     // Every move adds a disc: children come before their parents.
@@ -325,7 +458,11 @@ pub fn negamax(positions: &[(u64, u64)], off_book: &[Option<Score>], depth: u8) 
             })
         })
         .collect();
-    Book { depth, entries }
+    Book {
+        depth,
+        rule,
+        entries,
+    }
 }
 
 #[cfg(test)]
@@ -396,7 +533,7 @@ mod tests {
             }
         };
         let off: Vec<_> = positions.iter().map(|&k| score_of(k)).collect();
-        let book = negamax(&positions, &off, 7);
+        let book = negamax(&positions, &off, 7, Rule::Normal);
         (positions, book)
     }
 
@@ -438,7 +575,7 @@ mod tests {
             .iter()
             .map(|&k| (k == key).then_some(500).or(Some(0)))
             .collect();
-        let book = negamax(&positions, &off, 7);
+        let book = negamax(&positions, &off, 7, Rule::Normal);
         assert_eq!(
             book.get(first.player(), first.opponent()).unwrap().value,
             500
@@ -461,11 +598,7 @@ mod tests {
         assert!(Book::decode(&deep).unwrap_err().contains("depth 99"));
         let mut reserved = bytes.clone();
         reserved[11] = 7;
-        assert!(
-            Book::decode(&reserved)
-                .unwrap_err()
-                .contains("reserved byte 7")
-        );
+        assert!(Book::decode(&reserved).unwrap_err().contains("rule byte 7"));
         let mut newer = bytes.clone();
         newer[8] = 2;
         assert!(Book::decode(&newer).unwrap_err().contains("version 2"));
@@ -475,7 +608,7 @@ mod tests {
 
     #[test]
     fn the_shipped_book_round_trips_and_is_a_negamax() {
-        let book = &*SHIPPED;
+        let book = shipped(Rule::Normal);
         assert!(book.len() > 100, "{} entries", book.len());
         assert_eq!(Book::decode(&book.encode()).unwrap(), *book);
         let start = Othello::standard();
@@ -505,7 +638,9 @@ mod tests {
                 if game.outcome().is_some() {
                     break;
                 }
-                if let Some((mv, _)) = SHIPPED.choose(&game, rng.random_range(0..4), rng.random()) {
+                if let Some((mv, _)) =
+                    shipped(Rule::Normal).choose(&game, rng.random_range(0..4), rng.random())
+                {
                     assert!(game.is_legal(mv));
                     assert_ne!(mv, Move::PASS);
                     hits += 1;
@@ -517,9 +652,85 @@ mod tests {
             }
         }
         assert!(hits >= 200, "{hits} book moves");
-        // Only the normal 8x8 game has a book.
-        let misere = Othello::new(8, Rule::Misere).unwrap();
-        assert!(SHIPPED.moves(&misere).is_empty());
         assert_eq!(Othello::standard().side_to_move(), Side::Black);
+    }
+
+    #[test]
+    fn each_rule_has_its_own_shipped_book() {
+        for (rule, other) in [(Rule::Normal, Rule::Misere), (Rule::Misere, Rule::Normal)] {
+            let book = shipped(rule);
+            assert_eq!(book.rule, rule);
+            assert_eq!(Book::decode(&book.encode()).unwrap(), *book);
+            let start = Othello::new(8, rule).unwrap();
+            assert!(book.choose(&start, 0, 0).is_some(), "{rule:?}");
+            // The other rule's game gets nothing from it.
+            let start = Othello::new(8, other).unwrap();
+            assert!(book.moves(&start).is_empty());
+        }
+    }
+
+    /// Every position with a move up to `plies` moves from the start, canonical.
+    fn every_position(plies: usize) -> HashSet<(u64, u64)> {
+        let mut all = HashSet::new();
+        let mut layer = vec![Othello::standard()];
+        for ply in 0..=plies {
+            let mut next = Vec::new();
+            for game in &layer {
+                if legal_moves(game.player(), game.opponent(), !0) == 0 {
+                    continue;
+                }
+                all.insert(canonical(game.player(), game.opponent()));
+                if ply < plies {
+                    next.extend(children(game).map(|(_, child)| child));
+                }
+            }
+            layer = next;
+        }
+        all
+    }
+
+    #[test]
+    fn expansion_keeps_the_moves_within_the_window_up_to_the_limit() {
+        // Scores by square: the lowest-numbered square is best, each next one a disc worse.
+        let by_square = |frontier: &[(u64, u64)]| {
+            Ok(frontier
+                .iter()
+                .map(|&(player, opponent)| {
+                    let game = Othello::from_sides(player, opponent, true);
+                    children(&game)
+                        .enumerate()
+                        .map(|(rank, (mv, _))| (mv, -(rank as Score) * DISC))
+                        .collect()
+                })
+                .collect())
+        };
+        let all = expand(Rule::Normal, 3, 64 * DISC, usize::MAX, by_square)
+            .unwrap()
+            .positions;
+        let mut expected: Vec<_> = every_position(3).into_iter().collect();
+        expected.sort_unstable();
+        assert_eq!(all, expected);
+        // Only each position's best move: one line.
+        let line = expand(Rule::Normal, 3, 0, usize::MAX, by_square)
+            .unwrap()
+            .positions;
+        assert_eq!(line.len(), 4);
+        assert!(line.iter().all(|key| all.contains(key)));
+        // A window of a disc: the best two moves of each.
+        let two = expand(Rule::Misere, 3, DISC, usize::MAX, by_square)
+            .unwrap()
+            .positions;
+        assert!((5..=1 + 1 + 2 + 4).contains(&two.len()), "{}", two.len());
+        let capped = expand(Rule::Normal, 3, 64 * DISC, 10, by_square)
+            .unwrap()
+            .positions;
+        assert_eq!(capped.len(), 10);
+        assert!(capped.iter().all(|key| all.contains(key)));
+        // A scorer's failure stops the build.
+        let failing = |_: &[(u64, u64)]| Err("stopped".to_string());
+        assert_eq!(
+            expand(Rule::Normal, 3, 0, 10, failing).err(),
+            Some("stopped".into())
+        );
     }
 }

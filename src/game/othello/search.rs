@@ -55,7 +55,7 @@ impl Evaluate for Othello {
     }
 
     fn book_move(&self, spread: u32, seed: u64) -> Option<(Move, Score)> {
-        book::SHIPPED.choose(self, spread, seed)
+        book::shipped(self.rule()).choose(self, spread, seed)
     }
 
     fn probcut(&self, depth: u32) -> Option<ProbCut> {
