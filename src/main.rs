@@ -363,7 +363,7 @@ enum BookCommand {
         expand: Option<usize>,
         /// With --expand: moves within this many discs of a position's best lead on
         /// (default 2).
-        #[arg(long, value_parser = bounds::book_spread)]
+        #[arg(long, conflicts_with = "wthor", value_parser = bounds::book_spread)]
         window: Option<u32>,
         /// normal or misere: the rule the book is for.
         #[arg(long, default_value = "normal", value_parser = arbor::cli::train::parse_rule)]
@@ -374,8 +374,8 @@ enum BookCommand {
         /// Positions up to this many moves from the start (1 to 60).
         #[arg(long, default_value_t = 20, value_parser = bounds::game_plies)]
         plies: usize,
-        /// Positions seen in at least this many games.
-        #[arg(long, default_value_t = 20, value_parser = bounds::min_games)]
+        /// With --wthor: positions seen in at least this many games.
+        #[arg(long, conflicts_with = "expand", default_value_t = 20, value_parser = bounds::min_games)]
         min_games: u32,
         /// Search depth of the moves scored (1 to 60).
         #[arg(long, default_value_t = 16, value_parser = bounds::fixed_depth)]
@@ -498,9 +498,6 @@ impl BookCommand {
                     rule,
                 };
                 let source = match (&wthor, expand) {
-                    (Some(_), _) if window.is_some() => {
-                        return Err("--window applies to a book grown by --expand".into());
-                    }
                     (Some(wthor), _) => Source::Wthor(wthor),
                     (None, Some(limit)) => Source::Expand {
                         limit,

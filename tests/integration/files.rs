@@ -621,7 +621,11 @@ fn book_build_takes_one_source_and_bounded_limits() {
         ),
         (
             &["book", "build", "--wthor", ".", "--window", "3"],
-            "--expand",
+            "cannot be used with",
+        ),
+        (
+            &["book", "build", "--expand", "10", "--min-games", "3"],
+            "cannot be used with",
         ),
         (&["book", "build", "--expand", "10", "--window", "65"], "65"),
         (
